@@ -1,0 +1,352 @@
+//! The types of the tree. Every type serializes to JSON with a `type` tag, so
+//! a plugin in any language can read and write it.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Attributes of a generic container, sorted so that output is deterministic.
+pub type Attrs = BTreeMap<String, String>;
+
+/// One anthology in one language, ready to render.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Book {
+    /// Version of the tree this value follows ([`crate::TREE_VERSION`]).
+    pub version: u32,
+    /// The book's folder name, e.g. `dialogues`.
+    pub id: String,
+    /// BCP 47 language tag of this edition, e.g. `pt-BR`.
+    pub lang: String,
+    /// Title, author and the other facts about the book.
+    pub meta: BookMeta,
+    /// Words the renderers print around the content, in the book's language.
+    pub labels: Labels,
+    /// The chapters in reading order: posts, then back matter.
+    pub chapters: Vec<Chapter>,
+    /// Files the chapters refer to (images), by the name the tree uses.
+    #[serde(default)]
+    pub assets: Vec<Asset>,
+    /// Style sheets and templates contributed by plugins, per format.
+    #[serde(default)]
+    pub styles: Vec<Style>,
+    /// Page size, margins and PDF standard for the print edition.
+    #[serde(default)]
+    pub print: Print,
+}
+
+/// How the print edition is laid out. Lengths are in millimetres.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Print {
+    /// Trim width.
+    pub width_mm: f64,
+    /// Trim height.
+    pub height_mm: f64,
+    /// Margin on the binding side (mirrored on facing pages).
+    pub inner_mm: f64,
+    /// Margin on the outside edge.
+    pub outer_mm: f64,
+    /// Top margin.
+    pub top_mm: f64,
+    /// Bottom margin.
+    pub bottom_mm: f64,
+    /// Base font size in points.
+    pub font_size_pt: f64,
+    /// A PDF standard to conform to: `pdf/a-2b` or `pdf/ua-1`.
+    #[serde(default)]
+    pub standard: Option<String>,
+}
+
+impl Default for Print {
+    /// A trade paperback: 14 × 21 cm with generous, mirrored margins.
+    fn default() -> Self {
+        Print {
+            width_mm: 140.0,
+            height_mm: 210.0,
+            inner_mm: 20.0,
+            outer_mm: 15.0,
+            top_mm: 18.0,
+            bottom_mm: 22.0,
+            font_size_pt: 10.5,
+            standard: None,
+        }
+    }
+}
+
+/// Facts about a book in one language.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BookMeta {
+    /// Title on the cover and in the metadata.
+    pub title: String,
+    /// Subtitle, if any.
+    #[serde(default)]
+    pub subtitle: Option<String>,
+    /// The author's name as printed.
+    pub author: String,
+    /// A short description for catalogs and the back of the book.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// A stable identifier of this edition (book and language), e.g. a URN.
+    pub identifier: String,
+    /// Publication date, `YYYY-MM-DD`.
+    pub date: String,
+}
+
+/// Words a renderer prints that are not the author's: headings of generated
+/// pages and the like, already in the book's language.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Labels {
+    /// Heading of the table of contents.
+    pub contents: String,
+    /// Heading of the about-the-author part.
+    pub about_author: String,
+    /// Heading of a notes section or chapter.
+    pub notes: String,
+    /// Label of the link from a note back to its reference.
+    pub back_to_text: String,
+    /// Colophon line naming the typesetter.
+    pub typeset_with: String,
+    /// Heading of the title page landmark.
+    pub title_page: String,
+    /// Heading of the cover landmark.
+    pub cover: String,
+    /// Heading of the colophon.
+    pub colophon: String,
+    /// Name of the start of the main text, for landmarks.
+    pub start: String,
+}
+
+/// What part a chapter plays in the book.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChapterKind {
+    /// One of the author's posts.
+    #[default]
+    Post,
+    /// The author's presentation, set as back matter.
+    About,
+    /// An appendix added by a plugin, such as a glossary.
+    Appendix,
+    /// A chapter of collected notes.
+    Notes,
+}
+
+/// One post in one language, or a chapter a plugin added.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Chapter {
+    /// Stable name, unique in the book; used for file names and ids.
+    pub slug: String,
+    /// Front matter or back matter.
+    #[serde(default)]
+    pub kind: ChapterKind,
+    /// Title as printed.
+    pub title: String,
+    /// Date of the post, `YYYY-MM-DD`.
+    #[serde(default)]
+    pub date: Option<String>,
+    /// Tags from the front matter.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// One-sentence summary from the front matter.
+    #[serde(default)]
+    pub summary: Option<String>,
+    /// The file the chapter came from, for diagnostics.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// Plugin settings from the front matter (`[plugins.<name>]`), as JSON.
+    #[serde(default)]
+    pub plugin_data: BTreeMap<String, serde_json::Value>,
+    /// The content.
+    pub blocks: Vec<Block>,
+}
+
+/// A file a chapter refers to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Asset {
+    /// The name the tree uses in `Image::url`, e.g. `images/a-post/figure.png`.
+    pub name: String,
+    /// Where the file is on disk, absolute.
+    pub path: String,
+    /// Media type, e.g. `image/png`.
+    pub media_type: String,
+}
+
+/// A style that a theme or plugin contributes for one output format.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Style {
+    /// Who contributed it (a plugin's name).
+    pub origin: String,
+    /// `epub` (CSS) or `pdf` (Typst).
+    pub format: String,
+    /// The CSS or Typst code.
+    pub code: String,
+}
+
+/// Horizontal alignment of a table column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Align {
+    /// No alignment given.
+    #[default]
+    None,
+    /// Left.
+    Left,
+    /// Centre.
+    Center,
+    /// Right.
+    Right,
+}
+
+/// One item of a list.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListItem {
+    /// For task lists: whether the box is checked.
+    #[serde(default)]
+    pub checked: Option<bool>,
+    /// The item's content.
+    pub blocks: Vec<Block>,
+}
+
+/// A block-level element.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Block {
+    /// A heading; level 2 is the highest inside a chapter (the title is level 1).
+    Heading {
+        /// 1 to 6.
+        level: u8,
+        /// Unique in the chapter, usable as an anchor.
+        id: String,
+        /// The heading's text.
+        content: Vec<Inline>,
+    },
+    /// A paragraph.
+    Paragraph {
+        /// The paragraph's text.
+        content: Vec<Inline>,
+    },
+    /// A bulleted or numbered list.
+    List {
+        /// Numbered from `start` when some.
+        start: Option<u64>,
+        /// A tight list has no space between its items.
+        tight: bool,
+        /// The items.
+        items: Vec<ListItem>,
+    },
+    /// A block quotation.
+    Quote {
+        /// The quoted blocks.
+        blocks: Vec<Block>,
+    },
+    /// Preformatted code.
+    Code {
+        /// The language from the fence, e.g. `java`.
+        lang: Option<String>,
+        /// The code, verbatim, ending in a newline.
+        text: String,
+    },
+    /// A table; every row has as many cells as `align` has columns.
+    Table {
+        /// Alignment of each column.
+        align: Vec<Align>,
+        /// Header cells.
+        head: Vec<Vec<Inline>>,
+        /// Body rows.
+        rows: Vec<Vec<Vec<Inline>>>,
+    },
+    /// A thematic break.
+    Rule,
+    /// The definition of a footnote, where the author wrote it.
+    FootnoteDef {
+        /// The label as written (`1` for `[^1]`).
+        label: String,
+        /// The note.
+        blocks: Vec<Block>,
+    },
+    /// A generic container that plugins introduce, rendered through styles.
+    Div {
+        /// What the container is, e.g. `dialogue`.
+        class: String,
+        /// Extra facts for the renderers.
+        #[serde(default)]
+        attrs: Attrs,
+        /// The content.
+        blocks: Vec<Block>,
+    },
+}
+
+/// An inline element.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Inline {
+    /// Plain text, already with typographic quotes and dashes.
+    Text {
+        /// The characters.
+        text: String,
+    },
+    /// Emphasis (italic).
+    Emph {
+        /// The emphasized text.
+        content: Vec<Inline>,
+    },
+    /// Strong emphasis (bold).
+    Strong {
+        /// The text.
+        content: Vec<Inline>,
+    },
+    /// Struck-through text.
+    Strike {
+        /// The text.
+        content: Vec<Inline>,
+    },
+    /// Code inside a sentence.
+    Code {
+        /// The code, verbatim.
+        text: String,
+    },
+    /// A hyperlink; `url` is a safe scheme or a fragment.
+    Link {
+        /// The target.
+        url: String,
+        /// Advisory title.
+        #[serde(default)]
+        title: String,
+        /// The link text.
+        content: Vec<Inline>,
+    },
+    /// An image; `url` names an [`Asset`] of the book.
+    Image {
+        /// The asset name.
+        url: String,
+        /// Alternative text.
+        alt: String,
+        /// Advisory title.
+        #[serde(default)]
+        title: String,
+    },
+    /// A reference to a footnote.
+    FootnoteRef {
+        /// The label as written.
+        label: String,
+    },
+    /// A forced line break.
+    LineBreak,
+    /// A line break in the source; a space in the output.
+    SoftBreak,
+    /// A generic inline container that plugins introduce.
+    Span {
+        /// What the span is, e.g. `speaker`.
+        class: String,
+        /// Extra facts for the renderers.
+        #[serde(default)]
+        attrs: Attrs,
+        /// The content.
+        content: Vec<Inline>,
+    },
+}
+
+impl Inline {
+    /// Plain text.
+    pub fn text(text: impl Into<String>) -> Self {
+        Inline::Text { text: text.into() }
+    }
+}

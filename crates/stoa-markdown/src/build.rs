@@ -1,0 +1,489 @@
+//! Folds pulldown-cmark's event stream into the tree with a stack of open
+//! containers: each start event opens a frame, its end event closes it and
+//! hands the finished node to the frame below.
+
+use crate::html::{RawHtml, classify};
+use crate::ids::IdSet;
+use crate::lines::LineIndex;
+use crate::typography::bind_punctuation;
+use crate::{ImageRef, Parsed};
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use std::ops::Range;
+use stoa_doc::{Align, Block, Diagnostic, Inline, ListItem};
+
+/// Schemes a link may use; anything else (`javascript:`, `data:`, ...) is dropped.
+const SAFE_SCHEMES: &[&str] = &["http", "https", "mailto", "ftp"];
+
+enum Frame {
+    /// A container of blocks; loose inlines (tight list items) gather in `pending`.
+    Blocks {
+        kind: BlocksKind,
+        blocks: Vec<Block>,
+        pending: Vec<Inline>,
+    },
+    Inlines {
+        kind: InlinesKind,
+        content: Vec<Inline>,
+    },
+    List {
+        start: Option<u64>,
+        items: Vec<ListItem>,
+        loose: bool,
+    },
+    Code {
+        lang: Option<String>,
+        text: String,
+    },
+    Html {
+        text: String,
+    },
+    Table {
+        align: Vec<Align>,
+        head: Vec<Vec<Inline>>,
+        rows: Vec<Vec<Vec<Inline>>>,
+        in_head: bool,
+    },
+    Row {
+        cells: Vec<Vec<Inline>>,
+    },
+}
+
+enum BlocksKind {
+    Root,
+    Quote,
+    Item { checked: Option<bool> },
+    Footnote { label: String },
+}
+
+enum InlinesKind {
+    Paragraph,
+    Heading { level: u8, id: Option<String> },
+    Cell,
+    Emph,
+    Strong,
+    Strike,
+    Link { url: Option<String>, title: String },
+    Image { url: String, title: String },
+}
+
+pub struct Builder<'a> {
+    body: &'a str,
+    lines: LineIndex<'a>,
+    stack: Vec<Frame>,
+    ids: IdSet,
+    out: Parsed,
+}
+
+impl<'a> Builder<'a> {
+    pub fn new(body: &'a str, first_line: usize) -> Self {
+        Builder {
+            body,
+            lines: LineIndex::new(body, first_line),
+            stack: vec![Frame::Blocks {
+                kind: BlocksKind::Root,
+                blocks: Vec::new(),
+                pending: Vec::new(),
+            }],
+            ids: IdSet::default(),
+            out: Parsed::default(),
+        }
+    }
+
+    pub fn run(mut self) -> Parsed {
+        let options = Options::ENABLE_TABLES
+            | Options::ENABLE_FOOTNOTES
+            | Options::ENABLE_STRIKETHROUGH
+            | Options::ENABLE_TASKLISTS
+            | Options::ENABLE_SMART_PUNCTUATION
+            | Options::ENABLE_HEADING_ATTRIBUTES;
+        let body = self.body;
+        for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
+            self.event(event, range);
+        }
+        let Some(Frame::Blocks {
+            mut blocks,
+            pending,
+            ..
+        }) = self.stack.pop()
+        else {
+            unreachable!("the root frame is the last one left")
+        };
+        flush(&mut blocks, pending);
+        bind_all(&mut blocks);
+        self.out.blocks = blocks;
+        self.out
+    }
+
+    fn event(&mut self, event: Event<'_>, range: Range<usize>) {
+        match event {
+            Event::Start(tag) => self.start(tag, range),
+            Event::End(end) => self.end(end),
+            Event::Text(text) => self.text(&text),
+            Event::Code(code) => self.inline(Inline::Code {
+                text: code.to_string(),
+            }),
+            Event::InlineMath(m) | Event::DisplayMath(m) => {
+                self.inline(Inline::text(m.to_string()))
+            }
+            Event::Html(html) => self.raw_html_line(&html),
+            Event::InlineHtml(html) => match classify(&html) {
+                RawHtml::LineBreak => self.inline(Inline::LineBreak),
+                RawHtml::Comment => {}
+                RawHtml::Text(text) => self.inline(Inline::text(text)),
+            },
+            Event::FootnoteReference(label) => self.inline(Inline::FootnoteRef {
+                label: label.to_string(),
+            }),
+            Event::SoftBreak => self.inline(Inline::SoftBreak),
+            Event::HardBreak => self.inline(Inline::LineBreak),
+            Event::Rule => self.block(Block::Rule),
+            Event::TaskListMarker(checked) => self.task_marker(checked),
+        }
+    }
+
+    fn start(&mut self, tag: Tag<'_>, range: Range<usize>) {
+        let frame = match tag {
+            Tag::Paragraph => {
+                if let Some(Frame::List { loose, .. }) = self.stack.iter_mut().rev().nth(1) {
+                    *loose = true;
+                }
+                inlines(InlinesKind::Paragraph)
+            }
+            Tag::Heading { level, id, .. } => inlines(InlinesKind::Heading {
+                level: level as u8,
+                id: id.map(|id| id.to_string()),
+            }),
+            Tag::BlockQuote(_) => blocks(BlocksKind::Quote),
+            Tag::CodeBlock(kind) => Frame::Code {
+                lang: match kind {
+                    CodeBlockKind::Fenced(info) => info
+                        .split_whitespace()
+                        .next()
+                        .map(str::to_string)
+                        .filter(|l| !l.is_empty()),
+                    CodeBlockKind::Indented => None,
+                },
+                text: String::new(),
+            },
+            Tag::HtmlBlock => Frame::Html {
+                text: String::new(),
+            },
+            Tag::List(start) => Frame::List {
+                start,
+                items: Vec::new(),
+                loose: false,
+            },
+            Tag::Item => blocks(BlocksKind::Item { checked: None }),
+            Tag::FootnoteDefinition(label) => blocks(BlocksKind::Footnote {
+                label: label.to_string(),
+            }),
+            Tag::Table(aligns) => Frame::Table {
+                align: aligns.into_iter().map(align).collect(),
+                head: Vec::new(),
+                rows: Vec::new(),
+                in_head: false,
+            },
+            Tag::TableHead => {
+                if let Some(Frame::Table { in_head, .. }) = self.stack.last_mut() {
+                    *in_head = true;
+                }
+                Frame::Row { cells: Vec::new() }
+            }
+            Tag::TableRow => Frame::Row { cells: Vec::new() },
+            Tag::TableCell => inlines(InlinesKind::Cell),
+            Tag::Emphasis => inlines(InlinesKind::Emph),
+            Tag::Strong => inlines(InlinesKind::Strong),
+            Tag::Strikethrough => inlines(InlinesKind::Strike),
+            Tag::Link {
+                dest_url, title, ..
+            } => {
+                let url = self.checked_url(&dest_url, range.start);
+                inlines(InlinesKind::Link {
+                    url,
+                    title: title.to_string(),
+                })
+            }
+            Tag::Image {
+                dest_url, title, ..
+            } => {
+                self.out.images.push(ImageRef {
+                    url: dest_url.to_string(),
+                    pos: self.lines.pos(range.start),
+                });
+                inlines(InlinesKind::Image {
+                    url: dest_url.to_string(),
+                    title: title.to_string(),
+                })
+            }
+            // Not enabled in the parser options; kept as plain containers.
+            Tag::DefinitionList
+            | Tag::DefinitionListTitle
+            | Tag::DefinitionListDefinition
+            | Tag::MetadataBlock(_) => blocks(BlocksKind::Quote),
+            Tag::Superscript | Tag::Subscript => inlines(InlinesKind::Emph),
+        };
+        self.stack.push(frame);
+    }
+
+    fn end(&mut self, end: TagEnd) {
+        let frame = self.stack.pop().expect("an end event closes an open frame");
+        match frame {
+            Frame::Blocks {
+                kind,
+                mut blocks,
+                pending,
+            } => {
+                flush(&mut blocks, pending);
+                match kind {
+                    BlocksKind::Root => unreachable!("the root never closes"),
+                    BlocksKind::Quote => self.block(Block::Quote { blocks }),
+                    BlocksKind::Footnote { label } => {
+                        self.block(Block::FootnoteDef { label, blocks })
+                    }
+                    BlocksKind::Item { checked } => {
+                        if let Some(Frame::List { items, .. }) = self.stack.last_mut() {
+                            items.push(ListItem { checked, blocks });
+                        }
+                    }
+                }
+            }
+            Frame::Inlines { kind, content } => self.close_inlines(kind, content),
+            Frame::List {
+                start,
+                items,
+                loose,
+            } => self.block(Block::List {
+                start,
+                tight: !loose,
+                items,
+            }),
+            Frame::Code { lang, text } => self.block(Block::Code { lang, text }),
+            Frame::Html { text } => self.html_block(text),
+            Frame::Table {
+                align, head, rows, ..
+            } => self.block(table(align, head, rows)),
+            Frame::Row { cells } => {
+                if let Some(Frame::Table {
+                    head,
+                    rows,
+                    in_head,
+                    ..
+                }) = self.stack.last_mut()
+                {
+                    if *in_head && matches!(end, TagEnd::TableHead) {
+                        *head = cells;
+                        *in_head = false;
+                    } else {
+                        rows.push(cells);
+                    }
+                }
+            }
+        }
+    }
+
+    fn close_inlines(&mut self, kind: InlinesKind, content: Vec<Inline>) {
+        match kind {
+            InlinesKind::Paragraph => self.block(Block::Paragraph { content }),
+            InlinesKind::Heading { level, id } => {
+                let wanted = id.unwrap_or_else(|| stoa_doc::inlines_text(&content));
+                let id = self.ids.unique(&wanted);
+                self.block(Block::Heading { level, id, content })
+            }
+            InlinesKind::Cell => {
+                if let Some(Frame::Row { cells }) = self.stack.last_mut() {
+                    cells.push(content);
+                }
+            }
+            InlinesKind::Emph => self.inline(Inline::Emph { content }),
+            InlinesKind::Strong => self.inline(Inline::Strong { content }),
+            InlinesKind::Strike => self.inline(Inline::Strike { content }),
+            InlinesKind::Link {
+                url: Some(url),
+                title,
+            } => self.inline(Inline::Link {
+                url,
+                title,
+                content,
+            }),
+            // An unsafe link keeps its words and loses its target.
+            InlinesKind::Link { url: None, .. } => {
+                for inline in content {
+                    self.inline(inline);
+                }
+            }
+            InlinesKind::Image { url, title } => self.inline(Inline::Image {
+                url,
+                alt: stoa_doc::inlines_text(&content),
+                title,
+            }),
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        match self.stack.last_mut() {
+            Some(Frame::Code { text: code, .. }) => code.push_str(text),
+            Some(Frame::Html { text: html }) => html.push_str(text),
+            _ => self.inline(Inline::text(text)),
+        }
+    }
+
+    fn inline(&mut self, inline: Inline) {
+        match self.stack.last_mut() {
+            Some(Frame::Inlines { content, .. }) => push_inline(content, inline),
+            Some(Frame::Blocks { pending, .. }) => push_inline(pending, inline),
+            _ => {}
+        }
+    }
+
+    fn block(&mut self, block: Block) {
+        if let Some(Frame::Blocks {
+            blocks, pending, ..
+        }) = self.stack.last_mut()
+        {
+            flush(blocks, std::mem::take(pending));
+            blocks.push(block);
+        }
+    }
+
+    fn task_marker(&mut self, checked: bool) {
+        if let Some(Frame::Blocks {
+            kind: BlocksKind::Item { checked: c },
+            ..
+        }) = self.stack.last_mut()
+        {
+            *c = Some(checked);
+        }
+    }
+
+    fn raw_html_line(&mut self, html: &str) {
+        match self.stack.last_mut() {
+            Some(Frame::Html { text }) => text.push_str(html),
+            _ => match classify(html) {
+                RawHtml::LineBreak => self.inline(Inline::LineBreak),
+                RawHtml::Comment => {}
+                RawHtml::Text(text) => self.inline(Inline::text(text)),
+            },
+        }
+    }
+
+    /// An HTML block is shown as the text the author typed, one paragraph,
+    /// its lines kept as line breaks; comments vanish.
+    fn html_block(&mut self, text: String) {
+        match classify(&text) {
+            RawHtml::Comment => {}
+            RawHtml::LineBreak => self.block(Block::Paragraph {
+                content: vec![Inline::LineBreak],
+            }),
+            RawHtml::Text(text) => {
+                let mut content = Vec::new();
+                for (i, line) in text.trim_end().lines().enumerate() {
+                    if i > 0 {
+                        content.push(Inline::LineBreak);
+                    }
+                    content.push(Inline::text(line));
+                }
+                self.block(Block::Paragraph { content });
+            }
+        }
+    }
+
+    /// Returns the URL if it is safe to link to; warns and returns `None` otherwise.
+    fn checked_url(&mut self, url: &str, offset: usize) -> Option<String> {
+        match scheme(url) {
+            Some(s) if !SAFE_SCHEMES.contains(&s.to_ascii_lowercase().as_str()) => {
+                let pos = self.lines.pos(offset);
+                self.out.diagnostics.push(
+                    Diagnostic::warning(format!("link to `{s}:` dropped; its text is kept"))
+                        .at(pos.line, pos.column)
+                        .with_hint("only http, https, mailto and ftp links are allowed in a book"),
+                );
+                None
+            }
+            _ => Some(url.to_string()),
+        }
+    }
+}
+
+/// Binds punctuation once text nodes are merged: smart punctuation hands
+/// a dash over as a text event of its own, apart from the space before it.
+fn bind_all(blocks: &mut [Block]) {
+    stoa_doc::walk_inlines_mut(blocks, &mut |inlines| {
+        for inline in inlines.iter_mut() {
+            if let Inline::Text { text } = inline {
+                *text = bind_punctuation(text);
+            }
+        }
+    });
+}
+
+fn inlines(kind: InlinesKind) -> Frame {
+    Frame::Inlines {
+        kind,
+        content: Vec::new(),
+    }
+}
+
+fn blocks(kind: BlocksKind) -> Frame {
+    Frame::Blocks {
+        kind,
+        blocks: Vec::new(),
+        pending: Vec::new(),
+    }
+}
+
+/// Appends an inline, merging adjacent text so the tree stays small.
+fn push_inline(content: &mut Vec<Inline>, inline: Inline) {
+    if let (Some(Inline::Text { text: last }), Inline::Text { text }) =
+        (content.last_mut(), &inline)
+    {
+        last.push_str(text);
+        return;
+    }
+    content.push(inline);
+}
+
+/// Turns the loose inlines of a tight list item into a paragraph.
+fn flush(blocks: &mut Vec<Block>, pending: Vec<Inline>) {
+    if !pending.is_empty() {
+        blocks.push(Block::Paragraph { content: pending });
+    }
+}
+
+/// The scheme of a URL (`javascript` in `javascript:alert(1)`), if it has one.
+/// Browsers ignore whitespace and control characters inside a scheme, so they are
+/// removed before looking.
+fn scheme(url: &str) -> Option<String> {
+    let cleaned: String = url
+        .chars()
+        .filter(|c| !c.is_whitespace() && !c.is_control())
+        .collect();
+    let (scheme, _) = cleaned.split_once(':')?;
+    let valid = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    valid.then(|| scheme.to_string())
+}
+
+fn align(a: pulldown_cmark::Alignment) -> Align {
+    match a {
+        pulldown_cmark::Alignment::None => Align::None,
+        pulldown_cmark::Alignment::Left => Align::Left,
+        pulldown_cmark::Alignment::Center => Align::Center,
+        pulldown_cmark::Alignment::Right => Align::Right,
+    }
+}
+
+/// A table whose rows all have one cell per column, padding short rows.
+fn table(align: Vec<Align>, head: Vec<Vec<Inline>>, rows: Vec<Vec<Vec<Inline>>>) -> Block {
+    let columns = align.len();
+    let fit = |mut row: Vec<Vec<Inline>>| {
+        row.resize_with(columns, Vec::new);
+        row
+    };
+    Block::Table {
+        align,
+        head: fit(head),
+        rows: rows.into_iter().map(fit).collect(),
+    }
+}

@@ -1,0 +1,165 @@
+use super::*;
+use stoa_doc::{Align, Block, Inline, inlines_text};
+
+fn only(md: &str) -> Block {
+    let mut parsed = parse(md, 1);
+    assert_eq!(parsed.blocks.len(), 1, "{:#?}", parsed.blocks);
+    parsed.blocks.remove(0)
+}
+
+fn para_text(md: &str) -> String {
+    match only(md) {
+        Block::Paragraph { content } => inlines_text(&content),
+        other => panic!("not a paragraph: {other:?}"),
+    }
+}
+
+#[test]
+fn smart_punctuation_and_bound_question_marks() {
+    assert_eq!(
+        para_text("\"Sim\" -- disse ele --- não é ?"),
+        "“Sim”\u{a0}– disse ele\u{a0}— não é\u{a0}?"
+    );
+}
+
+#[test]
+fn raw_html_is_text_except_breaks_and_comments() {
+    let Block::Paragraph { content } = only("Use List<String> here<br>now <!-- x -->") else {
+        panic!()
+    };
+    assert_eq!(
+        content,
+        vec![
+            Inline::text("Use List<String> here"),
+            Inline::LineBreak,
+            Inline::text("now "),
+        ]
+    );
+}
+
+#[test]
+fn html_block_becomes_literal_paragraph() {
+    assert_eq!(
+        para_text("<div class=\"x\">\n<b>unclosed\n"),
+        "<div class=\"x\"> <b>unclosed"
+    );
+}
+
+#[test]
+fn javascript_links_are_dropped_with_a_warning() {
+    let parsed = parse(
+        "intro\n\n[click](javascript:alert(1)) and [ok](https://a.b)",
+        3,
+    );
+    let Block::Paragraph { content } = &parsed.blocks[1] else {
+        panic!()
+    };
+    assert_eq!(content[0], Inline::text("click and "));
+    assert!(matches!(&content[1], Inline::Link { url, .. } if url == "https://a.b"));
+    assert_eq!(parsed.diagnostics.len(), 1);
+    assert_eq!(parsed.diagnostics[0].line, Some(5));
+}
+
+#[test]
+fn obfuscated_schemes_are_caught() {
+    assert_eq!(scheme_of("JaVaScRiPt:x"), Some("JaVaScRiPt".into()));
+    assert_eq!(scheme_of("java&#9;script:x"), Some("javascript".into()));
+    assert_eq!(scheme_of("../a:b"), None);
+    assert_eq!(scheme_of("#note"), None);
+}
+
+fn scheme_of(url: &str) -> Option<String> {
+    let parsed = parse(&format!("[a]({url})"), 1);
+    parsed.diagnostics.first().map(|d| {
+        d.message
+            .trim_start_matches("link to `")
+            .split(':')
+            .next()
+            .unwrap()
+            .to_string()
+    })
+}
+
+#[test]
+fn headings_get_unique_ids() {
+    let parsed = parse("## Nota\n\n## Nota\n\n## Custom {#mine}", 1);
+    let ids: Vec<_> = parsed
+        .blocks
+        .iter()
+        .map(|b| match b {
+            Block::Heading { id, level, .. } => (id.clone(), *level),
+            _ => panic!(),
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        [("nota".into(), 2), ("nota-2".into(), 2), ("mine".into(), 2)]
+    );
+}
+
+#[test]
+fn tight_and_loose_lists() {
+    let Block::List { tight, items, .. } = only("- a\n- b\n  - c\n") else {
+        panic!()
+    };
+    assert!(tight);
+    assert_eq!(items.len(), 2);
+    assert!(matches!(items[1].blocks[1], Block::List { .. }));
+    let Block::List { tight, .. } = only("- a\n\n- b\n") else {
+        panic!()
+    };
+    assert!(!tight);
+}
+
+#[test]
+fn code_keeps_everything_verbatim() {
+    let Block::Code { lang, text } = only("```java\nif (a < b && c) { x = \"]]>\"; }\n```") else {
+        panic!()
+    };
+    assert_eq!(lang.as_deref(), Some("java"));
+    assert_eq!(text, "if (a < b && c) { x = \"]]>\"; }\n");
+}
+
+#[test]
+fn tables_have_full_rows() {
+    let Block::Table { align, head, rows } = only("| a | b |\n|:--|--:|\n| 1 |\n") else {
+        panic!()
+    };
+    assert_eq!(align, [Align::Left, Align::Right]);
+    assert_eq!(head.len(), 2);
+    assert_eq!(rows[0].len(), 2);
+}
+
+#[test]
+fn footnotes_and_images() {
+    let parsed = parse("Text[^1] ![alt *x*](img.png \"t\")\n\n[^1]: The note.", 10);
+    assert!(matches!(&parsed.blocks[1], Block::FootnoteDef { label, .. } if label == "1"));
+    assert_eq!(parsed.images[0].url, "img.png");
+    assert_eq!(
+        parsed.images[0].pos,
+        Pos {
+            line: 10,
+            column: 10
+        }
+    );
+    let Block::Paragraph { content } = &parsed.blocks[0] else {
+        panic!()
+    };
+    assert!(matches!(&content[3], Inline::Image { alt, .. } if alt == "alt x"));
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let quotes = ">".repeat(200) + " deep";
+    assert!(!parse(&quotes, 1).blocks.is_empty());
+    let list: String = (0..200)
+        .map(|i| format!("{}- item {i}\n", "  ".repeat(i)))
+        .collect();
+    assert!(!parse(&list, 1).blocks.is_empty());
+}
+
+#[test]
+fn empty_body_is_empty() {
+    assert!(parse("", 1).blocks.is_empty());
+    assert!(parse("\n\n", 1).blocks.is_empty());
+}
