@@ -1,0 +1,490 @@
+//! `book.toml`: what a book is made of. Unknown keys are errors, so a typo
+//! never silently changes a book.
+
+use crate::lang::Language;
+use crate::source::SourceFile;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use stoa_doc::{Diagnostic, Print};
+
+/// A book's configuration, validated.
+#[derive(Clone, Debug)]
+pub struct BookConfig {
+    /// The book's folder name, used in output file names.
+    pub id: String,
+    /// The book's folder.
+    pub dir: PathBuf,
+    /// `book.toml` as diagnostics name it.
+    pub file: String,
+    /// Title per language tag.
+    pub title: BTreeMap<String, String>,
+    /// Subtitle per language tag (may be empty).
+    pub subtitle: BTreeMap<String, String>,
+    /// Description per language tag (may be empty).
+    pub description: BTreeMap<String, String>,
+    /// The author's name.
+    pub author: String,
+    /// The editions, in the order given.
+    pub languages: Vec<Language>,
+    /// Stable identifier of the book (all languages).
+    pub identifier: String,
+    /// Publication date `YYYY-MM-DD`, if given.
+    pub date: Option<String>,
+    /// Theme folder name under themes/.
+    pub theme: String,
+    /// Post slugs in reading order, each with the line it is listed on.
+    pub posts: Vec<(String, usize)>,
+    /// The post that presents the author, set as back matter.
+    pub about: Option<(String, usize)>,
+    /// Where the post folders are.
+    pub posts_dir: PathBuf,
+    /// Page layout of the PDF.
+    pub print: Print,
+    /// `[plugins.<name>]` tables, in the order written.
+    pub plugins: Vec<(String, serde_json::Value)>,
+}
+
+/// The `[print]` table.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct PrintConfig {
+    width: Option<String>,
+    height: Option<String>,
+    inner_margin: Option<String>,
+    outer_margin: Option<String>,
+    top_margin: Option<String>,
+    bottom_margin: Option<String>,
+    font_size: Option<String>,
+    pdf_standard: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Raw {
+    title: BTreeMap<String, String>,
+    #[serde(default)]
+    subtitle: BTreeMap<String, String>,
+    #[serde(default)]
+    description: BTreeMap<String, String>,
+    author: String,
+    languages: Vec<String>,
+    identifier: String,
+    date: Option<toml::value::Datetime>,
+    #[serde(default = "default_theme")]
+    theme: String,
+    posts: Vec<String>,
+    about: Option<String>,
+    #[serde(default = "default_posts_dir")]
+    posts_dir: String,
+    #[serde(default)]
+    print: PrintConfig,
+    #[serde(default)]
+    plugins: toml::Table,
+}
+
+fn default_theme() -> String {
+    "classic".into()
+}
+
+fn default_posts_dir() -> String {
+    "../posts".into()
+}
+
+/// Reads and validates `<dir>/book.toml`.
+pub fn load_config(dir: &Path) -> Result<BookConfig, Vec<Diagnostic>> {
+    let file = SourceFile::read(&dir.join(crate::BOOK_FILE)).map_err(|d| vec![d])?;
+    let raw: Raw = toml::from_str(&file.text).map_err(|e| vec![toml_error(&file, &e)])?;
+    validate(dir, &file, raw)
+}
+
+/// A TOML or schema error, at the place toml points to.
+pub(crate) fn toml_error(file: &SourceFile, e: &toml::de::Error) -> Diagnostic {
+    toml_error_at(file, e, 0)
+}
+
+/// Same, for TOML that starts `base` bytes into the file (front matter).
+pub(crate) fn toml_error_at(file: &SourceFile, e: &toml::de::Error, base: usize) -> Diagnostic {
+    let offset = base + e.span().map_or(0, |s| s.start);
+    let message = e.message().trim().to_string();
+    let hint = if message.starts_with("unknown field") {
+        "remove the key or fix its spelling; docs/reference.md lists every key"
+    } else if message.starts_with("missing field") {
+        "add the key; docs/reference.md lists the required keys"
+    } else {
+        "see docs/reference.md for the format"
+    };
+    file.error_at(offset, message).with_hint(hint)
+}
+
+fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let mut languages = Vec::new();
+    for tag in &raw.languages {
+        let at = file.find(&format!("\"{tag}\""), 0);
+        match Language::parse(tag) {
+            Ok(lang) if languages.iter().any(|l: &Language| l.tag == *tag) => {
+                errors.push(file.error_at(at, format!("language `{}` is listed twice", lang.tag)));
+            }
+            Ok(lang) => languages.push(lang),
+            Err(why) => errors.push(
+                file.error_at(at, why)
+                    .with_hint("write a BCP 47 tag such as `en` or `pt-BR`"),
+            ),
+        }
+    }
+    if raw.languages.is_empty() {
+        errors.push(
+            file.error_at(file.find("languages", 0), "`languages` is empty")
+                .with_hint("list at least one language, e.g. languages = [\"en\"]"),
+        );
+    }
+    check_per_language(file, "title", &raw.title, &raw.languages, true, &mut errors);
+    check_per_language(
+        file,
+        "subtitle",
+        &raw.subtitle,
+        &raw.languages,
+        false,
+        &mut errors,
+    );
+    check_per_language(
+        file,
+        "description",
+        &raw.description,
+        &raw.languages,
+        false,
+        &mut errors,
+    );
+    if raw.author.trim().is_empty() {
+        errors.push(file.error_at(file.find("author", 0), "`author` is empty"));
+    }
+    if raw.identifier.trim().is_empty() {
+        errors.push(
+            file.error_at(file.find("identifier", 0), "`identifier` is empty")
+                .with_hint("use a URN such as urn:uuid:… or urn:isbn:…; it must never change"),
+        );
+    }
+    let posts = listed_posts(file, &raw.posts, raw.about.as_deref(), &mut errors);
+    let about = raw.about.as_ref().map(|slug| {
+        (
+            slug.clone(),
+            line_of(file, &format!("\"{slug}\""), file.find("about", 0)),
+        )
+    });
+    let date = raw.date.and_then(|d| match date_only(&d) {
+        Some(date) => Some(date),
+        None => {
+            errors.push(
+                file.error_at(
+                    file.find("date", 0),
+                    format!("`date = {d}` is not a plain date"),
+                )
+                .with_hint("write it as date = 2024-05-31"),
+            );
+            None
+        }
+    });
+    let print = print_settings(file, &raw.print, &mut errors);
+    let plugins = plugin_tables(file, raw.plugins, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(BookConfig {
+        id: dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        dir: dir.to_path_buf(),
+        file: file.display.clone(),
+        title: raw.title,
+        subtitle: raw.subtitle,
+        description: raw.description,
+        author: raw.author,
+        languages,
+        identifier: raw.identifier,
+        date,
+        theme: raw.theme,
+        posts,
+        about,
+        posts_dir: dir.join(raw.posts_dir),
+        print,
+        plugins,
+    })
+}
+
+fn line_of(file: &SourceFile, needle: &str, from: usize) -> usize {
+    crate::source::line_col(&file.text, file.find(needle, from)).0
+}
+
+/// Each language needs its title; no entry may name a language the book lacks.
+fn check_per_language(
+    file: &SourceFile,
+    key: &str,
+    values: &BTreeMap<String, String>,
+    languages: &[String],
+    required: bool,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let table = file.find(&format!("[{key}]"), 0);
+    for tag in values.keys().filter(|t| !languages.contains(t)) {
+        errors.push(
+            file.error_at(
+                file.find(tag, table),
+                format!("`{key}` has an entry for `{tag}`, which is not in `languages`"),
+            )
+            .with_hint("add the language to `languages` or remove the entry"),
+        );
+    }
+    if required {
+        for tag in languages.iter().filter(|t| !values.contains_key(*t)) {
+            errors.push(
+                file.error_at(table, format!("`{key}` has no entry for `{tag}`"))
+                    .with_hint(format!("add `{tag} = \"…\"` under [{key}]")),
+            );
+        }
+    }
+}
+
+/// The posts with the line each is listed on; a slug listed twice is an error.
+fn listed_posts(
+    file: &SourceFile,
+    posts: &[String],
+    about: Option<&str>,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<(String, usize)> {
+    let list_start = file.find("posts", 0);
+    let mut seen: Vec<(String, usize)> = Vec::new();
+    let mut from = list_start;
+    for slug in posts {
+        let at = file.find(&format!("\"{slug}\""), from);
+        from = at + 1;
+        let line = crate::source::line_col(&file.text, at).0;
+        if let Some((_, first)) = seen.iter().find(|(s, _)| s == slug) {
+            errors.push(
+                file.error_at(
+                    at,
+                    format!("post `{slug}` is listed twice (first on line {first})"),
+                )
+                .with_hint("each post appears once in a book; remove one of the two"),
+            );
+        } else if Some(slug.as_str()) == about {
+            errors.push(
+                file.error_at(
+                    at,
+                    format!("post `{slug}` is both in `posts` and the `about` page"),
+                )
+                .with_hint("remove it from `posts`"),
+            );
+        } else {
+            seen.push((slug.clone(), line));
+        }
+    }
+    seen
+}
+
+fn date_only(d: &toml::value::Datetime) -> Option<String> {
+    match (d.date, d.time) {
+        (Some(date), None) => Some(date.to_string()),
+        _ => None,
+    }
+}
+
+fn print_settings(file: &SourceFile, raw: &PrintConfig, errors: &mut Vec<Diagnostic>) -> Print {
+    let mut print = Print::default();
+    let mut length = |key: &str, value: &Option<String>, unit_pt: bool, target: &mut f64| {
+        let Some(text) = value else { return };
+        match parse_length(text) {
+            Some(mm) if mm > 0.0 => *target = if unit_pt { mm / 25.4 * 72.0 } else { mm },
+            _ => errors.push(
+                file.error_at(
+                    file.find(key, 0),
+                    format!("`{key} = \"{text}\"` is not a length"),
+                )
+                .with_hint("write a number and a unit: mm, cm, in or pt, e.g. \"14cm\""),
+            ),
+        }
+    };
+    length("width", &raw.width, false, &mut print.width_mm);
+    length("height", &raw.height, false, &mut print.height_mm);
+    length(
+        "inner-margin",
+        &raw.inner_margin,
+        false,
+        &mut print.inner_mm,
+    );
+    length(
+        "outer-margin",
+        &raw.outer_margin,
+        false,
+        &mut print.outer_mm,
+    );
+    length("top-margin", &raw.top_margin, false, &mut print.top_mm);
+    length(
+        "bottom-margin",
+        &raw.bottom_margin,
+        false,
+        &mut print.bottom_mm,
+    );
+    length("font-size", &raw.font_size, true, &mut print.font_size_pt);
+    if let Some(standard) = &raw.pdf_standard {
+        let lower = standard.to_ascii_lowercase();
+        if ["pdf/a-2b", "pdf/ua-1"].contains(&lower.as_str()) {
+            print.standard = Some(lower);
+        } else {
+            errors.push(
+                file.error_at(
+                    file.find("pdf-standard", 0),
+                    format!("unknown PDF standard `{standard}`"),
+                )
+                .with_hint("use \"pdf/a-2b\" or \"pdf/ua-1\", or leave the key out"),
+            );
+        }
+    }
+    print
+}
+
+/// A length in millimetres from `14cm`, `140mm`, `5.5in` or `10.5pt`.
+fn parse_length(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let split = text.find(|c: char| c.is_ascii_alphabetic())?;
+    let (number, unit) = text.split_at(split);
+    let n: f64 = number.trim().parse().ok()?;
+    let per_unit = match unit {
+        "mm" => 1.0,
+        "cm" => 10.0,
+        "in" => 25.4,
+        "pt" => 25.4 / 72.0,
+        _ => return None,
+    };
+    Some(n * per_unit)
+}
+
+fn plugin_tables(
+    file: &SourceFile,
+    plugins: toml::Table,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<(String, serde_json::Value)> {
+    let mut out = Vec::new();
+    for (name, value) in plugins {
+        if !value.is_table() {
+            errors.push(
+                file.error_at(
+                    file.find(&format!("plugins.{name}"), 0)
+                        .max(file.find(&name, 0)),
+                    format!("`plugins.{name}` must be a table"),
+                )
+                .with_hint(format!(
+                    "write it as [plugins.{name}] followed by its settings"
+                )),
+            );
+            continue;
+        }
+        match serde_json::to_value(&value) {
+            Ok(json) => out.push((name, json)),
+            Err(e) => errors.push(file.error_at(0, format!("`plugins.{name}`: {e}"))),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"
+author = "A. Author"
+languages = ["pt-BR", "en"]
+identifier = "urn:uuid:00000000-0000-0000-0000-000000000001"
+date = 2024-05-31
+posts = ["one", "two"]
+
+[title]
+pt-BR = "Título"
+en = "Title"
+
+[print]
+width = "15cm"
+font-size = "11pt"
+"#;
+
+    fn load(text: &str) -> Result<BookConfig, Vec<Diagnostic>> {
+        let dir = tempfile::tempdir().unwrap();
+        let book = dir.path().join("mybook");
+        std::fs::create_dir(&book).unwrap();
+        std::fs::write(book.join("book.toml"), text).unwrap();
+        load_config(&book)
+    }
+
+    #[test]
+    fn reads_a_good_book() {
+        let c = load(GOOD).unwrap();
+        assert_eq!(c.id, "mybook");
+        assert_eq!(c.languages.len(), 2);
+        assert_eq!(c.posts, [("one".to_string(), 6), ("two".to_string(), 6)]);
+        assert_eq!(c.date.as_deref(), Some("2024-05-31"));
+        assert_eq!(c.print.width_mm, 150.0);
+        assert!((c.print.font_size_pt - 11.0).abs() < 1e-9);
+        assert_eq!(c.theme, "classic");
+    }
+
+    #[test]
+    fn unknown_key_names_the_key_and_line() {
+        let errs = load(&GOOD.replace("posts =", "colour = 1\nposts =")).unwrap_err();
+        assert_eq!(errs.len(), 1);
+        assert!(errs[0].message.contains("colour"), "{}", errs[0]);
+        assert_eq!(errs[0].line, Some(6));
+        assert!(errs[0].file.as_deref().unwrap().ends_with("book.toml"));
+    }
+
+    #[test]
+    fn unknown_language_and_missing_title() {
+        let errs = load(&GOOD.replace("\"en\"]", "\"en\", \"xx-YY\"]")).unwrap_err();
+        assert!(
+            errs.iter()
+                .any(|e| e.message.contains("does not know the language `xx-YY`")),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter()
+                .any(|e| e.message.contains("`title` has no entry for `xx-YY`"))
+        );
+        assert!(errs.iter().all(|e| e.line.is_some()));
+    }
+
+    #[test]
+    fn post_listed_twice() {
+        let errs = load(&GOOD.replace("[\"one\", \"two\"]", "[\"one\",\n \"one\"]")).unwrap_err();
+        assert!(
+            errs[0].message.contains("listed twice (first on line 6)"),
+            "{}",
+            errs[0]
+        );
+        assert_eq!(errs[0].line, Some(7));
+    }
+
+    #[test]
+    fn bad_lengths_and_standards() {
+        let errs = load(
+            &GOOD
+                .replace("\"15cm\"", "\"wide\"")
+                .replace("[print]", "[print]\npdf-standard = \"pdf/x\""),
+        )
+        .unwrap_err();
+        assert_eq!(errs.len(), 2, "{errs:?}");
+    }
+
+    #[test]
+    fn malformed_toml_points_at_the_line() {
+        let errs = load("author = \n").unwrap_err();
+        assert_eq!(errs[0].line, Some(1));
+    }
+
+    #[test]
+    fn lengths() {
+        assert_eq!(parse_length("14cm"), Some(140.0));
+        assert_eq!(parse_length("1in"), Some(25.4));
+        assert_eq!(parse_length("12"), None);
+        assert_eq!(parse_length("3 furlongs"), None);
+    }
+}

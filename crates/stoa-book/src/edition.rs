@@ -1,0 +1,231 @@
+//! One book in one language: its posts loaded in parallel, in order, with
+//! the about-the-author page as back matter.
+
+use crate::config::BookConfig;
+use crate::post::{Post, load_post};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use stoa_doc::{Book, BookMeta, ChapterKind, Diagnostic, TREE_VERSION};
+
+/// A book ready for plugins and renderers, with what was noticed on the way.
+#[derive(Clone, Debug)]
+pub struct Edition {
+    /// The tree.
+    pub book: Book,
+    /// Warnings (missing translations, dropped links...).
+    pub warnings: Vec<Diagnostic>,
+    /// The folders the book may read files from.
+    pub roots: Vec<PathBuf>,
+}
+
+/// Loads the editions of `config` for `languages` (all when `None`), each on
+/// its own: an error in one language does not stop the others.
+pub fn load_editions(
+    config: &BookConfig,
+    languages: Option<&[String]>,
+    source_date_epoch: Option<i64>,
+) -> Vec<(String, Result<Edition, Vec<Diagnostic>>)> {
+    let roots = vec![config.dir.clone(), config.posts_dir.clone()];
+    config
+        .languages
+        .iter()
+        .filter(|l| languages.is_none_or(|want| want.contains(&l.tag)))
+        .map(|lang| {
+            let edition = load_edition(config, &lang.tag, &roots, source_date_epoch);
+            (lang.tag.clone(), edition)
+        })
+        .collect()
+}
+
+fn load_edition(
+    config: &BookConfig,
+    lang: &str,
+    roots: &[PathBuf],
+    source_date_epoch: Option<i64>,
+) -> Result<Edition, Vec<Diagnostic>> {
+    let language = config
+        .languages
+        .iter()
+        .find(|l| l.tag == lang)
+        .expect("editions are made only for the book's languages");
+    let mut listed: Vec<(&str, usize, ChapterKind)> = config
+        .posts
+        .iter()
+        .map(|(slug, line)| (slug.as_str(), *line, ChapterKind::Post))
+        .collect();
+    if let Some((slug, line)) = &config.about {
+        listed.push((slug, *line, ChapterKind::About));
+    }
+    let loaded: Vec<_> = listed
+        .par_iter()
+        .map(|&(slug, line, kind)| (kind, find_post(config, slug, line, lang, roots)))
+        .collect();
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    let mut chapters = Vec::new();
+    let mut assets = Vec::new();
+    for (kind, result) in loaded {
+        match result {
+            Ok(Found::Post(post)) => {
+                let mut post = *post;
+                post.chapter.kind = kind;
+                warnings.extend(post.warnings);
+                assets.extend(post.assets);
+                chapters.push(post.chapter);
+            }
+            Ok(Found::Untranslated(warning)) => warnings.push(warning),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let date = config.date.clone().unwrap_or_else(|| {
+        let newest = chapters.iter().filter_map(|c| c.date.clone()).max();
+        newest.unwrap_or_else(|| "2000-01-01".into())
+    });
+    let modified = source_date_epoch
+        .map(epoch_to_iso)
+        .unwrap_or_else(|| format!("{date}T00:00:00Z"));
+    Ok(Edition {
+        book: Book {
+            version: TREE_VERSION,
+            id: config.id.clone(),
+            lang: lang.to_string(),
+            meta: BookMeta {
+                title: config.title[lang].clone(),
+                subtitle: config.subtitle.get(lang).cloned(),
+                author: config.author.clone(),
+                description: config.description.get(lang).cloned(),
+                identifier: edition_identifier(&config.identifier, lang),
+                date,
+                modified,
+            },
+            labels: language.labels.clone(),
+            chapters,
+            assets,
+            styles: Vec::new(),
+            print: config.print.clone(),
+        },
+        warnings,
+        roots: roots.to_vec(),
+    })
+}
+
+enum Found {
+    Post(Box<Post>),
+    Untranslated(Diagnostic),
+}
+
+fn find_post(
+    config: &BookConfig,
+    slug: &str,
+    line: usize,
+    lang: &str,
+    roots: &[PathBuf],
+) -> Result<Found, Vec<Diagnostic>> {
+    let folder = config.posts_dir.join(slug);
+    let at_listing = |message: String| Diagnostic::error(message).in_file(&config.file).at(line, 1);
+    if !folder.is_dir() {
+        return Err(vec![
+            at_listing(format!(
+                "the book lists post `{slug}`, but {} does not exist",
+                folder.display()
+            ))
+            .with_hint(format!(
+                "create {}/{lang}.md or remove `{slug}` from the list",
+                folder.display()
+            )),
+        ]);
+    }
+    let path = folder.join(format!("{lang}.md"));
+    if !path.exists() {
+        let others = translations(&folder);
+        if others.is_empty() {
+            return Err(vec![
+                at_listing(format!(
+                    "post `{slug}` has no Markdown file in {}",
+                    folder.display()
+                ))
+                .with_hint(format!("add {lang}.md to the folder")),
+            ]);
+        }
+        return Ok(Found::Untranslated(
+            Diagnostic::warning(format!(
+                "post `{slug}` has no {lang} translation (only {}); the {lang} edition leaves it out",
+                others.join(", ")
+            ))
+            .in_file(&config.file)
+            .at(line, 1)
+            .with_hint(format!("write {} to include it", path.display())),
+        ));
+    }
+    load_post(&path, slug, roots).map(|p| Found::Post(Box::new(p)))
+}
+
+/// The language tags a post folder has files for, sorted.
+fn translations(folder: &std::path::Path) -> Vec<String> {
+    let mut tags: Vec<String> = std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()?
+                .strip_suffix(".md")
+                .map(str::to_string)
+        })
+        .collect();
+    tags.sort();
+    tags
+}
+
+/// A stable identifier per book and language: a name-based UUID, so that
+/// each edition keeps its own identity across builds.
+pub fn edition_identifier(book_identifier: &str, lang: &str) -> String {
+    let name = format!("{book_identifier}#{lang}");
+    let id = uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, name.as_bytes());
+    format!("urn:uuid:{id}")
+}
+
+/// Seconds since 1970 to `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian, UTC).
+fn epoch_to_iso(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epoch_dates() {
+        assert_eq!(epoch_to_iso(0), "1970-01-01T00:00:00Z");
+        assert_eq!(epoch_to_iso(1_717_200_000), "2024-06-01T00:00:00Z");
+        assert_eq!(epoch_to_iso(951_782_400 + 3_661), "2000-02-29T01:01:01Z");
+    }
+
+    #[test]
+    fn identifiers_differ_per_language_and_are_stable() {
+        let a = edition_identifier("urn:x", "en");
+        assert_eq!(a, edition_identifier("urn:x", "en"));
+        assert_ne!(a, edition_identifier("urn:x", "pt-BR"));
+        assert!(a.starts_with("urn:uuid:"));
+    }
+}

@@ -1,0 +1,36 @@
+//! Loads and validates books: `book.toml`, posts with TOML front matter, images.
+//! Turns a book folder into one `stoa_doc::Book` per language, or clear errors.
+
+mod config;
+mod edition;
+mod lang;
+mod post;
+mod source;
+
+pub use config::{BookConfig, PrintConfig, load_config};
+pub use edition::{Edition, load_editions};
+pub use lang::Language;
+pub use post::{Post, load_post};
+pub use source::SourceFile;
+
+use std::path::{Path, PathBuf};
+use stoa_doc::Diagnostic;
+
+/// The file that marks a folder as a book.
+pub const BOOK_FILE: &str = "book.toml";
+
+/// Every folder below `books_dir` that holds a `book.toml`, sorted by name.
+pub fn discover(books_dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
+    let entries = std::fs::read_dir(books_dir).map_err(|e| {
+        Diagnostic::error(format!("cannot read the books folder: {e}"))
+            .in_file(books_dir.display().to_string())
+            .with_hint("run stoa from the folder that holds books/, or pass --books DIR")
+    })?;
+    let mut books: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join(BOOK_FILE).is_file())
+        .collect();
+    books.sort();
+    Ok(books)
+}

@@ -1,0 +1,350 @@
+//! One post file: TOML front matter between `+++` lines, then Markdown.
+
+use crate::config::toml_error_at;
+use crate::source::SourceFile;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use stoa_doc::{Asset, Chapter, Diagnostic, Inline, walk_inlines_mut};
+
+/// A parsed post and the files it needs.
+#[derive(Clone, Debug)]
+pub struct Post {
+    /// The post as a chapter.
+    pub chapter: Chapter,
+    /// The images it shows.
+    pub assets: Vec<Asset>,
+    /// Warnings found while reading it.
+    pub warnings: Vec<Diagnostic>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrontMatter {
+    title: String,
+    date: Option<toml::value::Datetime>,
+    #[serde(default)]
+    tags: Vec<String>,
+    summary: Option<String>,
+    #[serde(default)]
+    plugins: toml::Table,
+}
+
+const FENCE: &str = "+++";
+
+/// Reads the post at `path`. Images must exist inside one of `roots`.
+pub fn load_post(path: &Path, slug: &str, roots: &[PathBuf]) -> Result<Post, Vec<Diagnostic>> {
+    let file = SourceFile::read(path).map_err(|d| vec![d])?;
+    let (front, body_start) = split_front_matter(&file)?;
+    let meta: FrontMatter = toml::from_str(&file.text[front.clone()])
+        .map_err(|e| vec![toml_error_at(&file, &e, front.start)])?;
+    let mut errors = Vec::new();
+    if meta.title.trim().is_empty() {
+        errors.push(
+            file.error_at(file.find("title", front.start), "the title is empty")
+                .with_hint("write the post's title: title = \"…\""),
+        );
+    }
+    let date = match meta.date {
+        Some(d) if d.time.is_some() || d.date.is_none() => {
+            errors.push(
+                file.error_at(
+                    file.find("date", front.start),
+                    format!("`date = {d}` is not a plain date"),
+                )
+                .with_hint("write it as date = 2024-05-31"),
+            );
+            None
+        }
+        Some(d) => d.date.map(|d| d.to_string()),
+        None => None,
+    };
+    let first_line = crate::source::line_col(&file.text, body_start).0;
+    let parsed = stoa_markdown::parse(&file.text[body_start..], first_line);
+    let warnings = parsed
+        .diagnostics
+        .into_iter()
+        .map(|d| d.in_file(&file.display))
+        .collect();
+    let mut blocks = parsed.blocks;
+    let assets = resolve_images(&file, slug, &parsed.images, roots, &mut errors);
+    rename_images(&mut blocks, &assets);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let plugin_data = meta
+        .plugins
+        .into_iter()
+        .filter_map(|(k, v)| serde_json::to_value(v).ok().map(|v| (k, v)))
+        .collect();
+    Ok(Post {
+        chapter: Chapter {
+            slug: slug.to_string(),
+            title: meta.title,
+            date,
+            tags: meta.tags,
+            summary: meta.summary,
+            source: Some(file.display.clone()),
+            plugin_data,
+            blocks,
+            ..Chapter::default()
+        },
+        assets: unique_assets(assets),
+        warnings,
+    })
+}
+
+/// The byte range of the front matter's TOML and where the body starts.
+fn split_front_matter(
+    file: &SourceFile,
+) -> Result<(std::ops::Range<usize>, usize), Vec<Diagnostic>> {
+    let text = &file.text;
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let first_line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    if text[start..first_line_end].trim_end() != FENCE {
+        return Err(vec![
+            file.error_at(start, "the post does not start with front matter")
+                .with_hint(
+                    "begin the file with a line `+++`, then `title = \"…\"`, then a line `+++`",
+                ),
+        ]);
+    }
+    let toml_start = (first_line_end + 1).min(text.len());
+    let mut offset = toml_start;
+    for line in text[toml_start..].split_inclusive('\n') {
+        if line.trim_end() == FENCE {
+            return Ok((toml_start..offset, offset + line.len()));
+        }
+        offset += line.len();
+    }
+    Err(vec![
+        file.error_at(start, "the front matter is never closed")
+            .with_hint("end the front matter with a line that holds only `+++`"),
+    ])
+}
+
+/// Checks every image and gives each a name inside the book: url -> asset.
+fn resolve_images(
+    file: &SourceFile,
+    slug: &str,
+    images: &[stoa_markdown::ImageRef],
+    roots: &[PathBuf],
+    errors: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, Asset> {
+    let mut assets = BTreeMap::new();
+    let dir = file.path.parent().unwrap_or(Path::new("."));
+    for image in images {
+        if assets.contains_key(&image.url) {
+            continue;
+        }
+        let at = |msg: String| {
+            Diagnostic::error(msg)
+                .in_file(&file.display)
+                .at(image.pos.line, image.pos.column)
+        };
+        if image.url.contains("://") {
+            errors.push(
+                at(format!("the image `{}` is not a local file", image.url))
+                    .with_hint("download it next to the post and refer to it by its file name"),
+            );
+            continue;
+        }
+        let path = dir.join(&image.url);
+        let Ok(real) = path.canonicalize() else {
+            errors.push(
+                at(format!(
+                    "the image `{}` does not exist (looked for {})",
+                    image.url,
+                    path.display()
+                ))
+                .with_hint("check the file name, or put the image in the post's folder"),
+            );
+            continue;
+        };
+        if !roots
+            .iter()
+            .filter_map(|r| r.canonicalize().ok())
+            .any(|r| real.starts_with(r))
+        {
+            errors.push(
+                at(format!(
+                    "the image `{}` is outside the book's folders",
+                    image.url
+                ))
+                .with_hint("copy it into the post's folder"),
+            );
+            continue;
+        }
+        let Some(media_type) = media_type(&real) else {
+            errors.push(
+                at(format!(
+                    "`{}` is not an image format EPUB readers show",
+                    image.url
+                ))
+                .with_hint("use PNG, JPEG, GIF, WebP or SVG"),
+            );
+            continue;
+        };
+        let file_name = real
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let safe: String = file_name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let same_file = assets
+            .values()
+            .find(|a: &&Asset| Path::new(&a.path) == real);
+        let name = match same_file {
+            Some(a) => a.name.clone(),
+            None => format!("images/{slug}/{}-{safe}", assets.len() + 1),
+        };
+        assets.insert(
+            image.url.clone(),
+            Asset {
+                name,
+                path: real.display().to_string(),
+                media_type: media_type.to_string(),
+            },
+        );
+    }
+    assets
+}
+
+/// One asset per file, in name order.
+fn unique_assets(by_url: BTreeMap<String, Asset>) -> Vec<Asset> {
+    let by_name: BTreeMap<String, Asset> =
+        by_url.into_values().map(|a| (a.name.clone(), a)).collect();
+    by_name.into_values().collect()
+}
+
+fn media_type(path: &Path) -> Option<&'static str> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "svg" => "image/svg+xml",
+        _ => return None,
+    })
+}
+
+fn rename_images(blocks: &mut [stoa_doc::Block], assets: &BTreeMap<String, Asset>) {
+    walk_inlines_mut(blocks, &mut |inlines| {
+        for inline in inlines.iter_mut() {
+            if let Inline::Image { url, .. } = inline
+                && let Some(asset) = assets.get(url)
+            {
+                *url = asset.name.clone();
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, text: &[u8]) -> PathBuf {
+        let path = dir.join("en.md");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn load(text: &str) -> Result<Post, Vec<Diagnostic>> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), text.as_bytes());
+        load_post(&path, "a-post", &[dir.path().to_path_buf()])
+    }
+
+    #[test]
+    fn reads_front_matter_and_body() {
+        let post = load("+++\ntitle = \"T\"\ndate = 2024-01-02\ntags = [\"x\"]\nsummary = \"S\"\n+++\n\nHello *world*.\n").unwrap();
+        assert_eq!(post.chapter.title, "T");
+        assert_eq!(post.chapter.date.as_deref(), Some("2024-01-02"));
+        assert_eq!(post.chapter.blocks.len(), 1);
+    }
+
+    #[test]
+    fn missing_front_matter() {
+        let errs = load("# Hello\n").unwrap_err();
+        assert!(errs[0].message.contains("does not start with front matter"));
+        assert_eq!(errs[0].line, Some(1));
+    }
+
+    #[test]
+    fn unclosed_front_matter() {
+        let errs = load("+++\ntitle = \"x\"\n").unwrap_err();
+        assert!(errs[0].message.contains("never closed"));
+    }
+
+    #[test]
+    fn missing_title_and_unknown_key_point_into_the_file() {
+        let errs = load("+++\ntags = []\n+++\nbody\n").unwrap_err();
+        assert!(
+            errs[0].message.contains("missing field `title`"),
+            "{}",
+            errs[0]
+        );
+        let errs = load("+++\ntitle = \"t\"\nauthor = \"me\"\n+++\n").unwrap_err();
+        assert!(
+            errs[0].message.contains("unknown field `author`"),
+            "{}",
+            errs[0]
+        );
+        assert_eq!(errs[0].line, Some(3));
+    }
+
+    #[test]
+    fn malformed_toml_has_its_line() {
+        let errs = load("+++\ntitle = \"t\"\ntags = [\n+++\n").unwrap_err();
+        assert!(errs[0].line.unwrap() >= 3, "{}", errs[0]);
+    }
+
+    #[test]
+    fn missing_image_has_line_and_column() {
+        let errs = load("+++\ntitle = \"t\"\n+++\n\nSee ![a](nope.png)\n").unwrap_err();
+        assert!(errs[0].message.contains("does not exist"), "{}", errs[0]);
+        assert_eq!((errs[0].line, errs[0].column), (Some(5), Some(5)));
+    }
+
+    #[test]
+    fn image_outside_the_roots_is_refused() {
+        let outer = tempfile::tempdir().unwrap();
+        let inner = outer.path().join("post");
+        std::fs::create_dir(&inner).unwrap();
+        std::fs::write(outer.path().join("secret.png"), b"x").unwrap();
+        let path = write(&inner, b"+++\ntitle = \"t\"\n+++\n![a](../secret.png)\n");
+        let errs = load_post(&path, "p", std::slice::from_ref(&inner)).unwrap_err();
+        assert!(
+            errs[0].message.contains("outside the book's folders"),
+            "{}",
+            errs[0]
+        );
+    }
+
+    #[test]
+    fn images_get_book_names() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("fig.png"), b"png").unwrap();
+        let path = write(
+            dir.path(),
+            b"+++\ntitle = \"t\"\n+++\n![a](fig.png) ![b](./fig.png)\n",
+        );
+        let post = load_post(&path, "p", &[dir.path().to_path_buf()]).unwrap();
+        let names: Vec<_> = post.assets.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["images/p/1-fig.png"]);
+        let stoa_doc::Block::Paragraph { content } = &post.chapter.blocks[0] else {
+            panic!()
+        };
+        assert!(matches!(&content[0], Inline::Image { url, .. } if url == "images/p/1-fig.png"));
+    }
+}

@@ -1,0 +1,346 @@
+//! What to build, and building it: books × languages × formats, in parallel.
+
+use crate::output::write_atomically;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use stoa_book::{BookConfig, Edition, load_config, load_editions};
+use stoa_doc::Diagnostic;
+
+/// An output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Format {
+    /// EPUB 3.3.
+    Epub,
+    /// Print-ready PDF.
+    Pdf,
+}
+
+impl Format {
+    /// Every format, in build order.
+    pub const ALL: [Format; 2] = [Format::Epub, Format::Pdf];
+
+    /// The file extension, which is also the name used on the command line.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Epub => "epub",
+            Format::Pdf => "pdf",
+        }
+    }
+}
+
+/// What to build and where.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// The folder that holds one folder per book.
+    pub books_dir: PathBuf,
+    /// The folder that holds one folder per theme.
+    pub themes_dir: PathBuf,
+    /// Where artifacts go: `<out>/<book>/<book>-<lang>.<ext>`.
+    pub out_dir: PathBuf,
+    /// Book ids to build; empty means all.
+    pub books: Vec<String>,
+    /// Languages to build; empty means all.
+    pub languages: Vec<String>,
+    /// Formats to build.
+    pub formats: Vec<Format>,
+    /// Worker threads; `None` means one per core.
+    pub jobs: Option<usize>,
+    /// Also write the generated Typst source beside each PDF.
+    pub emit_typst: bool,
+    /// SOURCE_DATE_EPOCH, for the modification date in the metadata.
+    pub source_date_epoch: Option<i64>,
+}
+
+/// One file the build wrote.
+#[derive(Clone, Debug)]
+pub struct Artifact {
+    /// Book id.
+    pub book: String,
+    /// Language tag.
+    pub lang: String,
+    /// Format.
+    pub format: Format,
+    /// Where it was written.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// How long rendering and writing took.
+    pub seconds: f64,
+}
+
+/// Something the user may want to see while the build runs.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// The number of artifacts about to be made.
+    Planned(usize),
+    /// An artifact was written.
+    Built(&'a Artifact),
+    /// An artifact could not be made.
+    Failed(&'a str, &'a [Diagnostic]),
+    /// A warning about the input.
+    Warning(&'a Diagnostic),
+}
+
+/// The outcome of a build.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Files written, sorted by path.
+    pub artifacts: Vec<Artifact>,
+    /// Everything that failed.
+    pub errors: Vec<Diagnostic>,
+    /// Everything worth a look.
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Report {
+    /// True when nothing failed.
+    pub fn ok(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+type Sink<'a> = &'a (dyn Fn(Event) + Sync);
+
+/// Builds what `options` asks for, telling `sink` as it goes.
+pub fn build(options: &BuildOptions, sink: Sink) -> Report {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.unwrap_or(0))
+        .build();
+    match pool {
+        Ok(pool) => pool.install(|| build_in_pool(options, sink)),
+        Err(e) => Report {
+            errors: vec![Diagnostic::error(format!(
+                "cannot start worker threads: {e}"
+            ))],
+            ..Report::default()
+        },
+    }
+}
+
+fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
+    let mut report = Report::default();
+    let configs = match select_books(options) {
+        Ok(configs) => configs,
+        Err(errors) => {
+            sink(Event::Failed("build", &errors));
+            report.errors = errors;
+            return report;
+        }
+    };
+    let mut editions = Vec::new();
+    let loaded: Vec<_> = configs
+        .par_iter()
+        .map(|config| match config {
+            Ok(config) => {
+                let langs = (!options.languages.is_empty()).then_some(options.languages.as_slice());
+                let editions = load_editions(config, langs, options.source_date_epoch);
+                (Some(config), editions, Vec::new())
+            }
+            Err(errors) => (None, Vec::new(), errors.clone()),
+        })
+        .collect();
+    for (config, results, errors) in loaded {
+        if !errors.is_empty() {
+            let file = errors[0].file.clone().unwrap_or_default();
+            sink(Event::Failed(&file, &errors));
+        }
+        report.errors.extend(errors);
+        for (lang, result) in results {
+            match result {
+                Ok(edition) => {
+                    editions.push((config.expect("editions come from a config"), edition))
+                }
+                Err(errors) => {
+                    let id = config.map_or(String::new(), |c| c.id.clone());
+                    let name = format!("{id} ({lang})");
+                    sink(Event::Failed(&name, &errors));
+                    report.errors.extend(errors);
+                }
+            }
+        }
+    }
+    for (_, edition) in &editions {
+        for warning in &edition.warnings {
+            sink(Event::Warning(warning));
+            report.warnings.push(warning.clone());
+        }
+    }
+    render_all(options, &editions, sink, &mut report);
+    report
+}
+
+/// Loads the configuration of every selected book. An unknown book or
+/// language asked for on the command line is an error for the whole build.
+fn select_books(
+    options: &BuildOptions,
+) -> Result<Vec<Result<BookConfig, Vec<Diagnostic>>>, Vec<Diagnostic>> {
+    let dirs = stoa_book::discover(&options.books_dir).map_err(|d| vec![d])?;
+    let ids: Vec<String> = dirs.iter().map(|d| file_name(d)).collect();
+    let mut errors = Vec::new();
+    if dirs.is_empty() {
+        errors.push(
+            Diagnostic::error(format!("no book found in {}", options.books_dir.display()))
+                .with_hint("a book is a folder with a book.toml; see docs/reference.md"),
+        );
+    }
+    for wanted in options.books.iter().filter(|b| !ids.contains(b)) {
+        errors.push(
+            Diagnostic::error(format!(
+                "there is no book `{wanted}` in {}",
+                options.books_dir.display()
+            ))
+            .with_hint(format!("the books are: {}", ids.join(", "))),
+        );
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let chosen: Vec<&PathBuf> = dirs
+        .iter()
+        .filter(|d| options.books.is_empty() || options.books.contains(&file_name(d)))
+        .collect();
+    let configs: Vec<_> = chosen.par_iter().map(|d| load_config(d)).collect();
+    for lang in &options.languages {
+        let known = configs
+            .iter()
+            .flatten()
+            .any(|c| c.languages.iter().any(|l| &l.tag == lang));
+        let all_loaded = configs.iter().all(Result::is_ok);
+        if !known && all_loaded {
+            errors.push(
+                Diagnostic::error(format!("no selected book is written in `{lang}`"))
+                    .with_hint("check the `languages` of the books, or drop --lang"),
+            );
+        }
+    }
+    if errors.is_empty() {
+        Ok(configs)
+    } else {
+        Err(errors)
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+struct Job<'a> {
+    config: &'a BookConfig,
+    edition: &'a Edition,
+    format: Format,
+}
+
+impl Job<'_> {
+    fn name(&self) -> String {
+        format!(
+            "{}-{}.{}",
+            self.config.id,
+            self.edition.book.lang,
+            self.format.extension()
+        )
+    }
+
+    fn path(&self, out_dir: &Path) -> PathBuf {
+        out_dir.join(&self.config.id).join(self.name())
+    }
+}
+
+fn render_all(
+    options: &BuildOptions,
+    editions: &[(&BookConfig, Edition)],
+    sink: Sink,
+    report: &mut Report,
+) {
+    let jobs: Vec<Job> = editions
+        .iter()
+        .flat_map(|(config, edition)| {
+            options.formats.iter().map(move |&format| Job {
+                config,
+                edition,
+                format,
+            })
+        })
+        .collect();
+    sink(Event::Planned(jobs.len()));
+    let results: Vec<_> = jobs
+        .par_iter()
+        .map(|job| {
+            let started = Instant::now();
+            let result = render(options, job).and_then(|bytes| {
+                let path = job.path(&options.out_dir);
+                write_atomically(&path, &bytes).map_err(|e| {
+                    vec![Diagnostic::error(format!(
+                        "cannot write {}: {e}",
+                        path.display()
+                    ))]
+                })?;
+                Ok(Artifact {
+                    book: job.config.id.clone(),
+                    lang: job.edition.book.lang.clone(),
+                    format: job.format,
+                    path,
+                    bytes: bytes.len() as u64,
+                    seconds: started.elapsed().as_secs_f64(),
+                })
+            });
+            match &result {
+                Ok(artifact) => sink(Event::Built(artifact)),
+                Err(errors) => sink(Event::Failed(&job.name(), errors)),
+            }
+            result
+        })
+        .collect();
+    for result in results {
+        match result {
+            Ok(artifact) => report.artifacts.push(artifact),
+            Err(errors) => report.errors.extend(errors),
+        }
+    }
+    report.artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+}
+
+fn render(options: &BuildOptions, job: &Job) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let theme_dir = theme_dir(options, job.config)?;
+    match job.format {
+        Format::Epub => {
+            let css_path = theme_dir.join("epub.css");
+            let css = std::fs::read_to_string(&css_path).map_err(|e| {
+                vec![Diagnostic::error(format!(
+                    "cannot read the theme's style sheet {}: {e}",
+                    css_path.display()
+                ))]
+            })?;
+            let request = stoa_epub::EpubRequest {
+                book: &job.edition.book,
+                css: &css,
+                cover_png: None,
+            };
+            stoa_epub::render_epub(&request).map_err(|d| vec![d])
+        }
+        Format::Pdf => Err(vec![Diagnostic::error(
+            "PDF output is not available in this build",
+        )]),
+    }
+}
+
+fn theme_dir(options: &BuildOptions, config: &BookConfig) -> Result<PathBuf, Vec<Diagnostic>> {
+    let dir = options.themes_dir.join(&config.theme);
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(vec![
+            Diagnostic::error(format!(
+                "the theme `{}` does not exist (looked in {})",
+                config.theme,
+                dir.display()
+            ))
+            .in_file(&config.file)
+            .with_hint(
+                "set `theme` to the name of a folder in themes/, or leave it out for `classic`",
+            ),
+        ])
+    }
+}

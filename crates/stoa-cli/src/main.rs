@@ -1,0 +1,121 @@
+//! The `stoa` command: builds anthologies of blog posts as EPUB and PDF.
+//! `stoa build` with no arguments builds every book in ./books.
+
+mod progress;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use stoa_build::{BuildOptions, Format};
+
+#[derive(Parser)]
+#[command(
+    name = "stoa",
+    version,
+    about = "Publishing toolkit: blog posts in Markdown to EPUB and print-ready PDF anthologies"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build books: every book, language and format unless told otherwise.
+    Build(BuildArgs),
+}
+
+#[derive(clap::Args)]
+struct BuildArgs {
+    /// Folder holding one folder per book.
+    #[arg(long, default_value = "books", value_name = "DIR")]
+    books: PathBuf,
+    /// Folder holding one folder per theme.
+    #[arg(long, default_value = "themes", value_name = "DIR")]
+    themes: PathBuf,
+    /// Where to write the artifacts: <out>/<book>/<book>-<lang>.<format>.
+    #[arg(short, long, default_value = "dist", value_name = "DIR")]
+    out: PathBuf,
+    /// Build only this book (repeatable).
+    #[arg(short, long = "book", value_name = "NAME")]
+    book: Vec<String>,
+    /// Build only this language (repeatable), e.g. pt-BR.
+    #[arg(short, long = "lang", value_name = "TAG")]
+    lang: Vec<String>,
+    /// Build only this format (repeatable).
+    #[arg(short, long = "format", value_enum)]
+    format: Vec<FormatArg>,
+    /// Number of worker threads (default: one per core).
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// Also write the generated Typst source next to each PDF, for theme work.
+    #[arg(long)]
+    emit_typst: bool,
+    /// Print only errors.
+    #[arg(short, long, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print every artifact with its size and time, and every warning's help.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FormatArg {
+    Epub,
+    Pdf,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Build(args) => build(args),
+    }
+}
+
+fn build(args: BuildArgs) -> ExitCode {
+    let source_date_epoch = match std::env::var("SOURCE_DATE_EPOCH") {
+        Ok(v) => match v.trim().parse::<i64>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                eprintln!(
+                    "error: SOURCE_DATE_EPOCH is `{v}`, not a number of seconds\n  help: unset it or set it to e.g. 1717200000"
+                );
+                return ExitCode::from(2);
+            }
+        },
+        Err(_) => None,
+    };
+    let mut formats: Vec<Format> = args
+        .format
+        .iter()
+        .map(|f| match f {
+            FormatArg::Epub => Format::Epub,
+            FormatArg::Pdf => Format::Pdf,
+        })
+        .collect();
+    if formats.is_empty() {
+        formats = Format::ALL.to_vec();
+    }
+    formats.sort();
+    formats.dedup();
+    let options = BuildOptions {
+        books_dir: args.books,
+        themes_dir: args.themes,
+        out_dir: args.out,
+        books: args.book,
+        languages: args.lang,
+        formats,
+        jobs: args.jobs.map(usize::from),
+        emit_typst: args.emit_typst,
+        source_date_epoch,
+    };
+    let verbosity = progress::Verbosity::from_flags(args.quiet, args.verbose);
+    let display = progress::Display::new(verbosity);
+    let report = stoa_build::build(&options, &|event| display.event(event));
+    display.finish(&report);
+    if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
