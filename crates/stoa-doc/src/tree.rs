@@ -88,6 +88,9 @@ pub struct BookMeta {
     pub identifier: String,
     /// Publication date, `YYYY-MM-DD`.
     pub date: String,
+    /// When this edition was last changed, `YYYY-MM-DDTHH:MM:SSZ`; fixed by
+    /// the input (SOURCE_DATE_EPOCH or the date), never by the clock.
+    pub modified: String,
 }
 
 /// Words a renderer prints that are not the author's: headings of generated
