@@ -207,10 +207,29 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
         theme: raw.theme,
         posts,
         about,
-        posts_dir: dir.join(raw.posts_dir),
+        posts_dir: normalize(&dir.join(raw.posts_dir)),
         print,
         plugins,
     })
+}
+
+/// Removes `.` and `dir/..` pairs without touching the file system, so
+/// messages show `books/posts/x` rather than `books/collection/../posts/x`.
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn line_of(file: &SourceFile, needle: &str, from: usize) -> usize {
@@ -478,6 +497,15 @@ font-size = "11pt"
     fn malformed_toml_points_at_the_line() {
         let errs = load("author = \n").unwrap_err();
         assert_eq!(errs[0].line, Some(1));
+    }
+
+    #[test]
+    fn paths_are_normalized() {
+        assert_eq!(
+            normalize(Path::new("books/a/../posts")),
+            Path::new("books/posts")
+        );
+        assert_eq!(normalize(Path::new("../x/./y")), Path::new("../x/y"));
     }
 
     #[test]

@@ -269,25 +269,27 @@ fn render_all(
         .par_iter()
         .map(|job| {
             let started = Instant::now();
-            let result = render(options, job).and_then(|bytes| {
+            let result = render(options, job).and_then(|rendered| {
+                for warning in &rendered.warnings {
+                    sink(Event::Warning(warning));
+                }
                 let path = job.path(&options.out_dir);
-                write_atomically(&path, &bytes).map_err(|e| {
-                    vec![Diagnostic::error(format!(
-                        "cannot write {}: {e}",
-                        path.display()
-                    ))]
-                })?;
-                Ok(Artifact {
+                write(&path, &rendered.bytes)?;
+                if let Some(source) = &rendered.typst_source {
+                    write(&path.with_extension("typ"), source.as_bytes())?;
+                }
+                let artifact = Artifact {
                     book: job.config.id.clone(),
                     lang: job.edition.book.lang.clone(),
                     format: job.format,
                     path,
-                    bytes: bytes.len() as u64,
+                    bytes: rendered.bytes.len() as u64,
                     seconds: started.elapsed().as_secs_f64(),
-                })
+                };
+                Ok((artifact, rendered.warnings))
             });
             match &result {
-                Ok(artifact) => sink(Event::Built(artifact)),
+                Ok((artifact, _)) => sink(Event::Built(artifact)),
                 Err(errors) => sink(Event::Failed(&job.name(), errors)),
             }
             result
@@ -295,36 +297,79 @@ fn render_all(
         .collect();
     for result in results {
         match result {
-            Ok(artifact) => report.artifacts.push(artifact),
+            Ok((artifact, warnings)) => {
+                report.artifacts.push(artifact);
+                report.warnings.extend(warnings);
+            }
             Err(errors) => report.errors.extend(errors),
         }
     }
     report.artifacts.sort_by(|a, b| a.path.cmp(&b.path));
 }
 
-fn render(options: &BuildOptions, job: &Job) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    let theme_dir = theme_dir(options, job.config)?;
+/// What rendering one job produced.
+struct Rendered {
+    bytes: Vec<u8>,
+    typst_source: Option<String>,
+    warnings: Vec<Diagnostic>,
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), Vec<Diagnostic>> {
+    write_atomically(path, bytes).map_err(|e| {
+        vec![Diagnostic::error(format!(
+            "cannot write {}: {e}",
+            path.display()
+        ))]
+    })
+}
+
+fn render(options: &BuildOptions, job: &Job) -> Result<Rendered, Vec<Diagnostic>> {
+    let theme = stoa_pdf::Theme {
+        dir: theme_dir(options, job.config)?,
+    };
+    let book = &job.edition.book;
+    let pdf_request = stoa_pdf::PdfRequest {
+        book,
+        theme: &theme,
+        roots: &job.edition.roots,
+    };
     match job.format {
         Format::Epub => {
-            let css_path = theme_dir.join("epub.css");
+            let css_path = theme.dir.join("epub.css");
             let css = std::fs::read_to_string(&css_path).map_err(|e| {
                 vec![Diagnostic::error(format!(
                     "cannot read the theme's style sheet {}: {e}",
                     css_path.display()
                 ))]
             })?;
+            // The EPUB's cover is the PDF's first page, so both editions look alike.
+            let cover = stoa_pdf::render_cover_png(&pdf_request, COVER_PIXELS_PER_PT)?;
             let request = stoa_epub::EpubRequest {
-                book: &job.edition.book,
+                book,
                 css: &css,
-                cover_png: None,
+                cover_png: Some(&cover),
             };
-            stoa_epub::render_epub(&request).map_err(|d| vec![d])
+            let bytes = stoa_epub::render_epub(&request).map_err(|d| vec![d])?;
+            Ok(Rendered {
+                bytes,
+                typst_source: None,
+                warnings: Vec::new(),
+            })
         }
-        Format::Pdf => Err(vec![Diagnostic::error(
-            "PDF output is not available in this build",
-        )]),
+        Format::Pdf => {
+            let output = stoa_pdf::render_pdf(&pdf_request)?;
+            Ok(Rendered {
+                bytes: output.pdf,
+                typst_source: options.emit_typst.then_some(output.typst_source),
+                warnings: output.warnings,
+            })
+        }
     }
 }
+
+/// Cover resolution: 3 pixels per point makes a 14 × 21 cm cover about
+/// 1190 × 1786 pixels, sharp on tablets without bloating the EPUB.
+const COVER_PIXELS_PER_PT: f32 = 3.0;
 
 fn theme_dir(options: &BuildOptions, config: &BookConfig) -> Result<PathBuf, Vec<Diagnostic>> {
     let dir = options.themes_dir.join(&config.theme);

@@ -428,7 +428,7 @@ mod tests {
         assert!(html.contains(r#"id="noteref-1-2""#));
         assert!(html.contains("[^missing]"));
         assert!(
-            html.contains(r#"<li id="note-1" epub:type="endnote" role="doc-endnote"><p>note</p>"#),
+            html.contains(r#"<li id="note-1" epub:type="endnote"><p>note</p>"#),
             "{html}"
         );
     }

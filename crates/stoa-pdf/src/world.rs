@@ -1,0 +1,237 @@
+//! Our Typst `World`: a generated main file, the theme folder under `/theme/`,
+//! the book's images under `/assets/`, embedded and theme fonts, a fixed date.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use typst::diag::{FileError, FileResult, PackageError};
+use typst::foundations::{Bytes, Datetime, Duration};
+use typst::syntax::{FileId, RootedPath, Source, VirtualPath, VirtualRoot};
+use typst::text::{Font, FontBook};
+use typst::utils::LazyHash;
+use typst::{Library, LibraryExt, World};
+
+/// The virtual path of the generated main file.
+pub(crate) const MAIN_PATH: &str = "/main.typ";
+/// The virtual folder that holds the theme.
+const THEME_PREFIX: &str = "/theme/";
+
+/// Fonts and their book, shared by every compilation with the same theme.
+pub(crate) struct FontSet {
+    book: LazyHash<FontBook>,
+    fonts: Vec<Font>,
+}
+
+/// The fonts that typst-assets embeds; parsing them takes a while, so once
+/// per process.
+fn embedded_fonts() -> &'static [Font] {
+    static FONTS: OnceLock<Vec<Font>> = OnceLock::new();
+    FONTS.get_or_init(|| {
+        typst_assets::fonts()
+            .flat_map(|data| Font::iter(Bytes::new(data)))
+            .collect()
+    })
+}
+
+/// The embedded fonts plus those in `<theme>/fonts/`, cached per theme folder
+/// because the driver renders many books with the same theme in parallel.
+pub(crate) fn font_set(theme_dir: &Path) -> Arc<FontSet> {
+    static SETS: OnceLock<Mutex<HashMap<PathBuf, Arc<FontSet>>>> = OnceLock::new();
+    let sets = SETS.get_or_init(Default::default);
+    if let Some(set) = lock(sets).get(theme_dir) {
+        return set.clone();
+    }
+    // Built outside the lock: two threads may both build it, which is
+    // harmless, while holding the lock would serialize unrelated themes.
+    let mut fonts = theme_fonts(&theme_dir.join("fonts"));
+    fonts.extend(embedded_fonts().iter().cloned());
+    let set = Arc::new(FontSet {
+        book: LazyHash::new(FontBook::from_fonts(&fonts)),
+        fonts,
+    });
+    lock(sets)
+        .entry(theme_dir.to_path_buf())
+        .or_insert(set)
+        .clone()
+}
+
+/// The theme's own fonts, in file-name order so that the font book (and so
+/// the output) does not depend on the order the file system lists them.
+fn theme_fonts(dir: &Path) -> Vec<Font> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| is_font_file(p))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .filter_map(|p| fs::read(p).ok())
+        .flat_map(|data| Font::iter(Bytes::new(data)))
+        .collect()
+}
+
+fn is_font_file(path: &Path) -> bool {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    matches!(
+        ext.to_ascii_lowercase().as_str(),
+        "ttf" | "otf" | "ttc" | "otc"
+    )
+}
+
+/// The standard library, the same for every book.
+fn library() -> &'static LazyHash<Library> {
+    static LIBRARY: OnceLock<LazyHash<Library>> = OnceLock::new();
+    LIBRARY.get_or_init(|| LazyHash::new(Library::default()))
+}
+
+/// Locks a mutex, carrying on after another thread panicked while holding
+/// it: the caches it guards are only ever added to, never left half-written.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One compilation's world.
+pub(crate) struct StoaWorld {
+    main: Source,
+    /// The theme folder, canonical, so that `/theme/../..` cannot leave it.
+    theme_dir: PathBuf,
+    /// Virtual `/assets/...` path → checked file on disk.
+    assets: HashMap<String, PathBuf>,
+    fonts: Arc<FontSet>,
+    today: Option<Datetime>,
+    files: Mutex<HashMap<FileId, FileResult<Bytes>>>,
+    sources: Mutex<HashMap<FileId, FileResult<Source>>>,
+}
+
+impl StoaWorld {
+    /// A world whose main file is `main`; `assets` maps virtual paths to files
+    /// already checked to lie inside the allowed roots.
+    pub(crate) fn new(
+        main: String,
+        theme_dir: PathBuf,
+        assets: HashMap<String, PathBuf>,
+        today: Option<Datetime>,
+    ) -> Self {
+        let fonts = font_set(&theme_dir);
+        let id = main_id();
+        StoaWorld {
+            main: Source::new(id, main),
+            theme_dir,
+            assets,
+            fonts,
+            today,
+            files: Mutex::default(),
+            sources: Mutex::default(),
+        }
+    }
+
+    /// The file on disk behind a virtual path, if the world serves it.
+    pub(crate) fn real_path(&self, id: FileId) -> FileResult<PathBuf> {
+        let VirtualRoot::Project = id.root() else {
+            return Err(package_error(id));
+        };
+        let vpath = id.vpath().get_with_slash();
+        if let Some(path) = self.assets.get(vpath) {
+            return Ok(path.clone());
+        }
+        let Some(rest) = vpath.strip_prefix(THEME_PREFIX) else {
+            return Err(FileError::NotFound(PathBuf::from(vpath)));
+        };
+        let path = self.theme_dir.join(rest);
+        // Canonicalize so that a symbolic link inside the theme cannot lead out.
+        let real = path
+            .canonicalize()
+            .map_err(|e| FileError::from_io(e, &path))?;
+        if real.starts_with(&self.theme_dir) {
+            Ok(real)
+        } else {
+            Err(FileError::AccessDenied)
+        }
+    }
+
+    fn read(&self, id: FileId) -> FileResult<Bytes> {
+        if id == self.main.id() {
+            return Ok(Bytes::from_string(self.main.text().to_owned()));
+        }
+        let mut files = lock(&self.files);
+        files
+            .entry(id)
+            .or_insert_with(|| {
+                let path = self.real_path(id)?;
+                fs::read(&path)
+                    .map(Bytes::new)
+                    .map_err(|e| FileError::from_io(e, &path))
+            })
+            .clone()
+    }
+}
+
+/// The id of the generated main file.
+pub(crate) fn main_id() -> FileId {
+    RootedPath::new(
+        VirtualRoot::Project,
+        VirtualPath::new(MAIN_PATH).expect("a valid path"),
+    )
+    .intern()
+}
+
+/// Packages would mean downloads, and a build must not depend on the network.
+fn package_error(id: FileId) -> FileError {
+    let name = match id.root() {
+        VirtualRoot::Package(spec) => spec.to_string(),
+        VirtualRoot::Project => String::new(),
+    };
+    FileError::Package(PackageError::Other(Some(
+        format!(
+            "stoa does not load Typst packages ({name}); ship the code in the theme folder instead"
+        )
+        .into(),
+    )))
+}
+
+impl World for StoaWorld {
+    fn library(&self) -> &LazyHash<Library> {
+        library()
+    }
+
+    fn book(&self) -> &LazyHash<FontBook> {
+        &self.fonts.book
+    }
+
+    fn main(&self) -> FileId {
+        self.main.id()
+    }
+
+    fn source(&self, id: FileId) -> FileResult<Source> {
+        if id == self.main.id() {
+            return Ok(self.main.clone());
+        }
+        let bytes = self.read(id)?;
+        let mut sources = lock(&self.sources);
+        sources
+            .entry(id)
+            .or_insert_with(|| {
+                let text = std::str::from_utf8(&bytes).map_err(|_| FileError::InvalidUtf8)?;
+                Ok(Source::new(id, text.to_owned()))
+            })
+            .clone()
+    }
+
+    fn file(&self, id: FileId) -> FileResult<Bytes> {
+        self.read(id)
+    }
+
+    fn font(&self, index: usize) -> Option<Font> {
+        self.fonts.fonts.get(index).cloned()
+    }
+
+    /// The book's date, whatever the clock says, so that output is reproducible.
+    fn today(&self, _offset: Option<Duration>) -> Option<Datetime> {
+        self.today
+    }
+}

@@ -1,0 +1,401 @@
+//! Renders hand-built books and checks the PDFs with poppler's tools.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::*;
+use stoa_doc::{Asset, Block, Book, Diagnostic, Inline, Style};
+use stoa_pdf::{PdfOutput, PdfRequest, Theme, generate_source, render_cover_png, render_pdf};
+
+fn theme() -> Theme {
+    Theme { dir: theme_dir() }
+}
+
+fn render(book: &Book, roots: &[PathBuf]) -> Result<PdfOutput, Vec<Diagnostic>> {
+    render_pdf(&PdfRequest {
+        book,
+        theme: &theme(),
+        roots,
+    })
+}
+
+fn render_ok(book: &Book) -> PdfOutput {
+    render(book, &[]).unwrap_or_else(|e| panic!("render failed: {}", show(&e)))
+}
+
+fn show(diags: &[Diagnostic]) -> String {
+    diags
+        .iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Runs a poppler tool on `pdf`; a missing tool fails the test, because a
+/// skipped check would pass silently on a machine that cannot run it.
+fn poppler(tool: &str, pdf: &[u8], args: &[&str]) -> String {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("book.pdf");
+    std::fs::write(&path, pdf).expect("the PDF written");
+    let output = Command::new(tool)
+        .args(args)
+        .arg(&path)
+        .args(if tool == "pdftotext" {
+            &["-"][..]
+        } else {
+            &[][..]
+        })
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run `{tool}` ({e}): install poppler-utils by running the repository's \
+                 install script (or `apt-get install poppler-utils`)"
+            )
+        });
+    assert!(
+        output.status.success(),
+        "{tool} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 from poppler")
+}
+
+fn page_text(pdf: &[u8], page: usize) -> String {
+    let n = page.to_string();
+    poppler("pdftotext", pdf, &["-f", &n, "-l", &n])
+}
+
+fn page_count(pdf: &[u8]) -> usize {
+    let info = poppler("pdfinfo", pdf, &[]);
+    info.lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("a page count")
+}
+
+#[test]
+fn post_text_prints_literally() {
+    let book = injection_book();
+    let out = render_ok(&book);
+    // -raw: content-stream order, which keeps the space in a short line like `= a`.
+    let text = poppler("pdftotext", &out.pdf, &["-raw"]);
+    let expected = PAYLOADS.iter().copied().chain([
+        "= a",
+        "- b",
+        "+ c",
+        "1. d",
+        "#e",
+        "// f",
+        "Heading #h $ @ <x>",
+        "@Override",
+        "= <T> #x $y // ]",
+        "item *x* #y",
+        "item _z_ ]",
+        "cell #a",
+        "cell $b",
+        "cell <c>",
+        "cell @d",
+        "link *text* #here",
+        "strong ]",
+        "`code` #c",
+        "Title #t $ @u <v>",
+    ]);
+    for s in expected {
+        assert!(text.contains(s), "`{s}` is not in the PDF's text:\n{text}");
+    }
+    assert!(
+        !text.contains("root:"),
+        "a file of the system leaked into the PDF"
+    );
+}
+
+#[test]
+fn generated_source_has_no_markup_from_the_book() {
+    use typst::syntax::{SyntaxKind, SyntaxNode, parse};
+    fn check(node: &SyntaxNode, path: &mut Vec<SyntaxKind>) {
+        let kind = node.kind();
+        let markup = matches!(
+            kind,
+            SyntaxKind::Strong
+                | SyntaxKind::Emph
+                | SyntaxKind::Heading
+                | SyntaxKind::ListItem
+                | SyntaxKind::EnumItem
+                | SyntaxKind::TermItem
+                | SyntaxKind::Ref
+                | SyntaxKind::Label
+                | SyntaxKind::Link
+                | SyntaxKind::SmartQuote
+                | SyntaxKind::Escape
+                | SyntaxKind::Shorthand
+                | SyntaxKind::Equation
+                | SyntaxKind::Raw
+        );
+        let text = kind == SyntaxKind::Text && !node.full_text().trim().is_empty();
+        assert!(
+            !markup && !text,
+            "markup {kind:?} `{}` in the source",
+            node.full_text()
+        );
+        path.push(kind);
+        for child in node.children() {
+            check(child, path);
+        }
+        path.pop();
+    }
+    let source = generate_source(&injection_book());
+    let root = parse(&source);
+    assert!(
+        root.errors_and_warnings().0.is_empty(),
+        "the source does not parse"
+    );
+    check(&root, &mut Vec::new());
+}
+
+#[test]
+fn same_book_same_bytes_even_in_parallel() {
+    let book = sample_book();
+    let first = render_ok(&book).pdf;
+    let others: Vec<Vec<u8>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..2).map(|_| s.spawn(|| render_ok(&book).pdf)).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panic"))
+            .collect()
+    });
+    for other in others {
+        assert!(first == other, "two renders of one book differ");
+    }
+}
+
+#[test]
+fn chapters_open_on_right_hand_pages() {
+    // The sample has a one-page chapter, so that the next would open on a
+    // left page if nothing pushed it to the right.
+    let book = sample_book();
+    let pdf = render_ok(&book).pdf;
+    let pages: Vec<String> = (1..=page_count(&pdf)).map(|n| page_text(&pdf, n)).collect();
+    let starts = |page: &String, words: &str| page.trim_start().starts_with(words);
+    let contents = pages
+        .iter()
+        .position(|p| starts(p, &book.labels.contents))
+        .expect("a contents page");
+    let mut previous = contents;
+    for chapter in &book.chapters {
+        // The first page after the contents that starts with the title is
+        // the opening (running heads, which repeat it, come later).
+        let words: Vec<&str> = chapter.title.split_whitespace().take(3).collect();
+        let opening = (previous + 1..pages.len())
+            .find(|&i| starts(&pages[i], &words.join(" ")))
+            .unwrap_or_else(|| panic!("`{}` never opens", chapter.title));
+        let page = opening + 1;
+        assert!(
+            page % 2 == 1,
+            "`{}` opens on even page {page}",
+            chapter.title
+        );
+        previous = opening;
+    }
+}
+
+#[test]
+fn fonts_embedded_metadata_and_trim_size() {
+    let book = sample_book();
+    let pdf = render_ok(&book).pdf;
+    let fonts = poppler("pdffonts", &pdf, &[]);
+    let rows: Vec<&str> = fonts.lines().skip(2).collect();
+    assert!(!rows.is_empty(), "no fonts listed:\n{fonts}");
+    for row in rows {
+        // Columns: name type encoding emb sub uni; the type may hold spaces,
+        // so count from the right.
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cols[cols.len() - 5], "yes", "font not embedded: {row}");
+    }
+    let info = poppler("pdfinfo", &pdf, &[]);
+    assert!(
+        info.contains(&format!("Title:           {}", book.meta.title)),
+        "{info}"
+    );
+    assert!(
+        info.contains(&format!("Author:          {}", book.meta.author)),
+        "{info}"
+    );
+    let size = info
+        .lines()
+        .find_map(|l| l.strip_prefix("Page size:"))
+        .expect("a page size");
+    let nums: Vec<f64> = size
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(
+        (nums[0] - 396.85).abs() < 0.01 && (nums[1] - 595.28).abs() < 0.01,
+        "{size}"
+    );
+    assert!(info.contains("Tagged:          yes"), "{info}");
+}
+
+/// A 1×1 white PNG.
+const PNG: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53,
+    0xde, 0x00, 0x00, 0x00, 0x0c, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xff, 0xff, 0x3f,
+    0x00, 0x05, 0xfe, 0x02, 0xfe, 0x0d, 0xef, 0x46, 0xb8, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e,
+    0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+fn book_with_image(path: &Path) -> Book {
+    let mut book = book(vec![chapter(
+        "img",
+        "Pictures",
+        vec![p(vec![Inline::Image {
+            url: "images/img/dot.png".into(),
+            alt: "A dot".into(),
+            title: String::new(),
+        }])],
+    )]);
+    book.assets.push(Asset {
+        name: "images/img/dot.png".into(),
+        path: path.display().to_string(),
+        media_type: "image/png".into(),
+    });
+    book
+}
+
+#[test]
+fn images_inside_the_roots_render_and_outside_fail() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let root = dir.path().join("book");
+    std::fs::create_dir_all(root.join("img")).expect("folders");
+    let inside = root.join("img/dot.png");
+    let outside = dir.path().join("dot.png");
+    std::fs::write(&inside, PNG).expect("written");
+    std::fs::write(&outside, PNG).expect("written");
+
+    let roots = vec![root.clone()];
+    let ok = render(&book_with_image(&inside), &roots);
+    assert!(ok.is_ok(), "{}", show(&ok.err().unwrap_or_default()));
+
+    let err = render(&book_with_image(&outside), &roots).expect_err("outside the roots");
+    assert!(
+        show(&err).contains(&outside.display().to_string()),
+        "{}",
+        show(&err)
+    );
+
+    // `..` in the asset's path does not get around the check.
+    let sneaky = root.join("img/../../dot.png");
+    let err = render(&book_with_image(&sneaky), &roots).expect_err("outside the roots");
+    assert!(show(&err).contains("dot.png"), "{}", show(&err));
+
+    let missing = root.join("img/none.png");
+    let err = render(&book_with_image(&missing), &roots).expect_err("a missing file");
+    assert!(
+        show(&err).contains(&missing.display().to_string()),
+        "{}",
+        show(&err)
+    );
+}
+
+#[test]
+fn broken_theme_names_its_file_and_line() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let template =
+        "#let book(..args, body) = body\n#let chapter(..args, body) = body\n#let x = (1 +)\n";
+    std::fs::write(dir.path().join("book.typ"), template).expect("written");
+    let book = sample_book();
+    let theme = Theme {
+        dir: dir.path().to_path_buf(),
+    };
+    let err = render_pdf(&PdfRequest {
+        book: &book,
+        theme: &theme,
+        roots: &[],
+    })
+    .expect_err("a broken theme");
+    let d = &err[0];
+    assert!(
+        d.file.as_deref().is_some_and(|f| f.ends_with("book.typ")),
+        "{}",
+        show(&err)
+    );
+    assert_eq!(d.line, Some(3), "{}", show(&err));
+}
+
+#[test]
+fn plugin_styles_apply_and_cannot_reach_out() {
+    let mut book = book(vec![chapter(
+        "d",
+        "Dialogue",
+        vec![Block::Div {
+            class: "dialogue".into(),
+            attrs: [("speaker".to_owned(), "Sócrates".to_owned())].into(),
+            blocks: vec![pt("Who speaks?")],
+        }],
+    )]);
+    let style = |code: &str| Style {
+        origin: "dialogue".into(),
+        format: "pdf".into(),
+        code: code.into(),
+    };
+    book.styles.push(style(
+        "#let div = { let base = div; (class, attrs, body) => if class == \"dialogue\" [#attrs.speaker: #body] else { base(class, attrs, body) } }\n#datetime.today().display()",
+    ));
+    let text = poppler("pdftotext", &render_ok(&book).pdf, &[]);
+    assert!(text.contains("Sócrates: Who speaks?"), "{text}");
+    assert!(
+        text.contains("2024-05-17"),
+        "today() is not the book's date:\n{text}"
+    );
+
+    for code in [
+        "#read(\"/etc/passwd\")",
+        "#import \"@preview/cetz:0.3.0\": *",
+    ] {
+        book.styles = vec![style(code)];
+        let err = render(&book, &[]).expect_err("no reading outside, no packages");
+        assert!(show(&err).contains("plugin `dialogue`"), "{}", show(&err));
+    }
+}
+
+#[test]
+fn pdf_standards() {
+    let mut book = sample_book();
+    for standard in ["pdf/a-2b", "pdf/ua-1"] {
+        book.print.standard = Some(standard.into());
+        let out = render(&book, &[]);
+        assert!(
+            out.is_ok(),
+            "{standard}: {}",
+            show(&out.err().unwrap_or_default())
+        );
+    }
+    book.print.standard = Some("pdf/x-4".into());
+    let err = render(&book, &[]).expect_err("an unknown standard");
+    let text = show(&err);
+    assert!(
+        text.contains("pdf/x-4") && text.contains("pdf/a-2b") && text.contains("pdf/ua-1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn cover_png_is_the_first_page() {
+    let book = sample_book();
+    let png = render_cover_png(
+        &PdfRequest {
+            book: &book,
+            theme: &theme(),
+            roots: &[],
+        },
+        1.0,
+    )
+    .expect("a cover");
+    assert!(png.starts_with(b"\x89PNG"));
+    // 1 pixel per point: the trim size in points, rounded.
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert_eq!((width, height), (397, 595));
+}
