@@ -144,7 +144,7 @@ fn epub_metadata_is_complete_and_true() {
         "property=\"schema:accessibilityHazard\">none<",
         "property=\"schema:accessibilitySummary\">",
         "property=\"dcterms:conformsTo\">EPUB Accessibility 1.1 - WCAG 2.1 Level AA<",
-        "Torture &lt;Book&gt; &amp; \"Friends\"",
+        "Torture &lt;Book&gt; &amp; “Friends”",
     ] {
         assert!(opf.contains(needle), "content.opf lacks {needle}:\n{opf}");
     }

@@ -6,6 +6,7 @@ use crate::post::{Post, load_post};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use stoa_doc::{Book, BookMeta, ChapterKind, Diagnostic, TREE_VERSION};
+use stoa_markdown::smarten;
 
 /// A book ready for plugins and renderers, with what was noticed on the way.
 #[derive(Clone, Debug)]
@@ -93,10 +94,10 @@ fn load_edition(
             id: config.id.clone(),
             lang: lang.to_string(),
             meta: BookMeta {
-                title: config.title[lang].clone(),
-                subtitle: config.subtitle.get(lang).cloned(),
+                title: smarten(&config.title[lang]),
+                subtitle: config.subtitle.get(lang).map(|s| smarten(s)),
                 author: config.author.clone(),
-                description: config.description.get(lang).cloned(),
+                description: config.description.get(lang).map(|s| smarten(s)),
                 identifier: edition_identifier(&config.identifier, lang),
                 date,
                 modified,

@@ -80,10 +80,10 @@ pub fn load_post(path: &Path, slug: &str, roots: &[PathBuf]) -> Result<Post, Vec
     Ok(Post {
         chapter: Chapter {
             slug: slug.to_string(),
-            title: meta.title,
+            title: stoa_markdown::smarten(&meta.title),
             date,
             tags: meta.tags,
-            summary: meta.summary,
+            summary: meta.summary.as_deref().map(stoa_markdown::smarten),
             source: Some(file.display.clone()),
             plugin_data,
             blocks,

@@ -277,14 +277,7 @@ impl<'a> Renderer<'a> {
             let number = i + 1;
             let blocks = self.definitions.get(&label).cloned().unwrap_or_default();
             let id = format!("note-{number}");
-            x.open(
-                "li",
-                &[
-                    ("id", &id),
-                    ("epub:type", "endnote"),
-                    ("role", "doc-endnote"),
-                ],
-            );
+            x.open("li", &[("id", &id), ("epub:type", "endnote")]);
             self.blocks(&blocks, x);
             let back = format!("#{}", ref_id(number, 1));
             x.open("p", &[("class", "backlink")])

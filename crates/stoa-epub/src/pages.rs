@@ -8,16 +8,16 @@ use stoa_doc::{Book, Chapter, ChapterKind};
 pub fn cover(book: &Book) -> String {
     let mut x = Xml::new();
     let alt = format!("{} — {}", book.meta.title, book.meta.author);
-    x.open(
-        "section",
-        &[
-            ("class", "cover"),
-            ("epub:type", "cover"),
-            ("role", "doc-cover"),
-        ],
-    )
-    .empty("img", &[("src", "images/cover.png"), ("alt", &alt)])
-    .close();
+    x.open("section", &[("class", "cover"), ("epub:type", "cover")])
+        .empty(
+            "img",
+            &[
+                ("src", "images/cover.png"),
+                ("alt", &alt),
+                ("role", "doc-cover"),
+            ],
+        )
+        .close();
     page(&book.lang, &book.meta.title, "frontmatter", &x.finish())
 }
 

@@ -8,7 +8,7 @@ mod lines;
 mod typography;
 
 pub use ids::slugify;
-pub use typography::bind_punctuation;
+pub use typography::{bind_punctuation, smarten};
 
 use stoa_doc::{Block, Diagnostic};
 

@@ -24,9 +24,45 @@ pub fn bind_punctuation(text: &str) -> String {
     out
 }
 
+/// Typographic quotes, dashes and ellipses for plain text that is not
+/// Markdown (titles, summaries, descriptions), with the rules Markdown's smart
+/// punctuation uses in prose, then [`bind_punctuation`].
+pub fn smarten(text: &str) -> String {
+    let text = text
+        .replace("---", "—")
+        .replace("--", "–")
+        .replace("...", "…");
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let opens =
+            i == 0 || chars[i - 1].is_whitespace() || "([{—–-/\u{a0}“‘".contains(chars[i - 1]);
+        match c {
+            '"' if opens => out.push('“'),
+            '"' => out.push('”'),
+            '\'' if opens => out.push('‘'),
+            '\'' => out.push('’'),
+            c => out.push(c),
+        }
+    }
+    bind_punctuation(&out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn smartens_plain_text() {
+        assert_eq!(
+            smarten(r#"Torture <Book> & "Friends""#),
+            "Torture <Book> & “Friends”"
+        );
+        assert_eq!(
+            smarten("It's 'quoted' -- and... \"x\" ?"),
+            "It’s ‘quoted’\u{a0}– and… “x”\u{a0}?"
+        );
+    }
 
     #[test]
     fn binds_space_before_question_and_exclamation() {
