@@ -43,6 +43,8 @@ pub struct BookConfig {
     pub print: Print,
     /// `[plugins.<name>]` tables, in the order written.
     pub plugins: Vec<(String, serde_json::Value)>,
+    /// A folder to look for plugins in, from `plugin-dir`.
+    pub plugin_dir: Option<PathBuf>,
 }
 
 /// The `[print]` table.
@@ -81,6 +83,7 @@ struct Raw {
     print: PrintConfig,
     #[serde(default)]
     plugins: toml::Table,
+    plugin_dir: Option<String>,
 }
 
 fn default_theme() -> String {
@@ -210,6 +213,7 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
         posts_dir: normalize(&dir.join(raw.posts_dir)),
         print,
         plugins,
+        plugin_dir: raw.plugin_dir.map(|d| normalize(&dir.join(d))),
     })
 }
 

@@ -50,6 +50,8 @@ pub struct BuildOptions {
     pub emit_typst: bool,
     /// SOURCE_DATE_EPOCH, for the modification date in the metadata.
     pub source_date_epoch: Option<i64>,
+    /// Also write the download page (index.html) and the OPDS catalogs.
+    pub site: bool,
 }
 
 /// One file the build wrote.
@@ -167,7 +169,84 @@ fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
         }
     }
     render_all(options, &editions, sink, &mut report);
+    write_site(options, &editions, sink, &mut report);
     report
+}
+
+/// Writes each edition's cover thumbnail, then the download page and the
+/// OPDS catalogs listing every edition whose files are in the output folder.
+fn write_site(
+    options: &BuildOptions,
+    editions: &[(&BookConfig, Edition)],
+    sink: Sink,
+    report: &mut Report,
+) {
+    if !options.site {
+        return;
+    }
+    let entries: Vec<Result<Option<stoa_site::SiteEntry>, Vec<Diagnostic>>> = editions
+        .par_iter()
+        .map(|(config, edition)| site_entry(options, config, edition))
+        .collect();
+    let mut listed = Vec::new();
+    for entry in entries {
+        match entry {
+            Ok(Some(entry)) => listed.push(entry),
+            Ok(None) => {}
+            Err(errors) => report.errors.extend(errors),
+        }
+    }
+    if listed.is_empty() {
+        return;
+    }
+    if let Err(error) = stoa_site::write_site(&options.out_dir, &listed) {
+        sink(Event::Failed("download page", std::slice::from_ref(&error)));
+        report.errors.push(error);
+    }
+}
+
+/// Thumbnail size: 0.75 pixel per point gives about 300 × 446 pixels.
+const THUMBNAIL_PIXELS_PER_PT: f32 = 0.75;
+
+fn site_entry(
+    options: &BuildOptions,
+    config: &BookConfig,
+    edition: &Edition,
+) -> Result<Option<stoa_site::SiteEntry>, Vec<Diagnostic>> {
+    let book = &edition.book;
+    let stem = format!("{}-{}", config.id, book.lang);
+    let files: Vec<PathBuf> = Format::ALL
+        .iter()
+        .map(|f| PathBuf::from(&config.id).join(format!("{stem}.{}", f.extension())))
+        .filter(|p| options.out_dir.join(p).is_file())
+        .collect();
+    if files.is_empty() {
+        return Ok(None);
+    }
+    let theme = stoa_pdf::Theme {
+        dir: theme_dir(options, config)?,
+    };
+    let request = stoa_pdf::PdfRequest {
+        book,
+        theme: &theme,
+        roots: &edition.roots,
+    };
+    let png = stoa_pdf::render_cover_png(&request, THUMBNAIL_PIXELS_PER_PT)?;
+    let cover = PathBuf::from(&config.id).join(format!("{stem}-cover.png"));
+    write(&options.out_dir.join(&cover), &png)?;
+    Ok(Some(stoa_site::SiteEntry {
+        book: config.id.clone(),
+        lang: book.lang.clone(),
+        title: book.meta.title.clone(),
+        subtitle: book.meta.subtitle.clone(),
+        author: book.meta.author.clone(),
+        description: book.meta.description.clone(),
+        identifier: book.meta.identifier.clone(),
+        date: book.meta.date.clone(),
+        modified: book.meta.modified.clone(),
+        cover: Some(cover),
+        files,
+    }))
 }
 
 /// Loads the configuration of every selected book. An unknown book or

@@ -23,6 +23,25 @@ struct Cli {
 enum Command {
     /// Build books: every book, language and format unless told otherwise.
     Build(BuildArgs),
+    /// Serve the output folder over HTTP, read-only, for preview and for
+    /// devices on the same network.
+    Serve(ServeArgs),
+}
+
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// The folder to serve.
+    #[arg(long, default_value = "dist", value_name = "DIR")]
+    dir: PathBuf,
+    /// Address to listen on; 127.0.0.1 keeps it on this machine, 0.0.0.0 opens it to the network.
+    #[arg(long, default_value = "127.0.0.1", value_name = "IP")]
+    address: std::net::IpAddr,
+    /// Port to listen on (0 picks a free one).
+    #[arg(short, long, default_value_t = 8000)]
+    port: u16,
+    /// Print nothing per request.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 #[derive(clap::Args)]
@@ -51,6 +70,9 @@ struct BuildArgs {
     /// Also write the generated Typst source next to each PDF, for theme work.
     #[arg(long)]
     emit_typst: bool,
+    /// Do not write the download page and OPDS catalogs (index.html, opds*.xml).
+    #[arg(long)]
+    no_site: bool,
     /// Print only errors.
     #[arg(short, long, conflicts_with = "verbose")]
     quiet: bool,
@@ -69,6 +91,41 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Build(args) => build(args),
+        Command::Serve(args) => serve(args),
+    }
+}
+
+fn serve(args: ServeArgs) -> ExitCode {
+    if !args.dir.join("index.html").is_file() {
+        eprintln!(
+            "error: {} has no index.html\n  help: run `stoa build` first, or pass --dir",
+            args.dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let addr = std::net::SocketAddr::new(args.address, args.port);
+    match stoa_serve::Server::bind(&args.dir, addr) {
+        Ok(server) => {
+            let bound = server.local_addr();
+            eprintln!(
+                "serving {} at http://{bound}/ (Ctrl-C stops)",
+                args.dir.display()
+            );
+            if args.address.is_unspecified() {
+                eprintln!(
+                    "  open to the network: devices can use this machine's address, port {}",
+                    bound.port()
+                );
+            }
+            server.with_log(!args.quiet).run();
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!(
+                "error: cannot listen on {addr}: {e}\n  help: pick another --port, or stop what uses it"
+            );
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -108,6 +165,7 @@ fn build(args: BuildArgs) -> ExitCode {
         jobs: args.jobs.map(usize::from),
         emit_typst: args.emit_typst,
         source_date_epoch,
+        site: !args.no_site,
     };
     let verbosity = progress::Verbosity::from_flags(args.quiet, args.verbose);
     let display = progress::Display::new(verbosity);

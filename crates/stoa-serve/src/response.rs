@@ -1,0 +1,313 @@
+//! Responses: status and headers, and bodies streamed from the file.
+
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::net::TcpStream;
+use std::time::SystemTime;
+
+use crate::date::http_date;
+use crate::resolve::Found;
+
+/// A response ready to send.
+pub struct Response {
+    /// The status code.
+    pub status: u16,
+    headers: Vec<(&'static str, String)>,
+    body: Body,
+}
+
+enum Body {
+    Text(String),
+    /// `len` bytes of the file from `start`.
+    File {
+        file: File,
+        start: u64,
+        len: u64,
+    },
+}
+
+/// What a `Range` header asks of a file of a given length.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Range {
+    /// No usable range: send everything (also for several ranges, which HTTP allows).
+    Full,
+    /// Bytes `start..=end`.
+    Part { start: u64, end: u64 },
+    /// No byte of the file is in the range: 416.
+    Unsatisfiable,
+}
+
+impl Response {
+    /// A short plain-text error, with the headers its status needs.
+    pub fn error(status: u16) -> Response {
+        let mut response = Response::text(status, format!("{status} {}\n", reason(status)));
+        if status == 405 {
+            response.headers.push(("Allow", "GET, HEAD".into()));
+        }
+        response
+    }
+
+    fn text(status: u16, body: String) -> Response {
+        let headers = vec![
+            ("Content-Type", "text/plain; charset=utf-8".into()),
+            ("Content-Length", body.len().to_string()),
+        ];
+        Response {
+            status,
+            headers,
+            body: Body::Text(body),
+        }
+    }
+
+    /// The file, whole or the part `range` asks for.
+    pub fn file(found: &Found, range: Option<&str>, if_range: bool) -> Response {
+        let opened = File::open(&found.path).and_then(|f| f.metadata().map(|m| (f, m)));
+        let Ok((file, meta)) = opened else {
+            return Response::error(404);
+        };
+        let len = meta.len();
+        let wanted = if if_range {
+            Range::Full
+        } else {
+            range.map_or(Range::Full, |r| parse_range(r, len))
+        };
+        let mut response = match wanted {
+            Range::Full => Response {
+                status: 200,
+                headers: Vec::new(),
+                body: Body::File {
+                    file,
+                    start: 0,
+                    len,
+                },
+            },
+            Range::Part { start, end } => {
+                let mut part = Response {
+                    status: 206,
+                    headers: Vec::new(),
+                    body: Body::File {
+                        file,
+                        start,
+                        len: end - start + 1,
+                    },
+                };
+                part.headers
+                    .push(("Content-Range", format!("bytes {start}-{end}/{len}")));
+                part
+            }
+            Range::Unsatisfiable => {
+                let mut refused = Response::error(416);
+                refused
+                    .headers
+                    .push(("Content-Range", format!("bytes */{len}")));
+                refused.headers.push(("Accept-Ranges", "bytes".into()));
+                return refused;
+            }
+        };
+        if let Body::File { len, .. } = &response.body {
+            let len = *len;
+            response
+                .headers
+                .push(("Content-Type", content_type(&found.name).into()));
+            response.headers.push(("Content-Length", len.to_string()));
+        }
+        response.headers.push(("Accept-Ranges", "bytes".into()));
+        if let Ok(modified) = meta.modified() {
+            response
+                .headers
+                .push(("Last-Modified", http_date(modified)));
+        }
+        response
+    }
+
+    /// Sends the status line, the headers, and the body unless `head_only`.
+    pub fn write_to(self, stream: &TcpStream, head_only: bool) -> io::Result<()> {
+        let mut out = io::BufWriter::new(stream);
+        write!(out, "HTTP/1.1 {} {}\r\n", self.status, reason(self.status))?;
+        write!(
+            out,
+            "Date: {}\r\nServer: stoa\r\n",
+            http_date(SystemTime::now())
+        )?;
+        for (name, value) in &self.headers {
+            write!(out, "{name}: {value}\r\n")?;
+        }
+        // A rebuild changes the files under the same names: make browsers ask again.
+        out.write_all(b"Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n")?;
+        if !head_only {
+            match self.body {
+                Body::Text(text) => out.write_all(text.as_bytes())?,
+                Body::File {
+                    mut file,
+                    start,
+                    len,
+                } => {
+                    out.flush()?;
+                    file.seek(SeekFrom::Start(start))?;
+                    // Streamed: io::copy moves it in small chunks (or with sendfile).
+                    let sent = io::copy(&mut file.take(len), out.get_mut())?;
+                    if sent != len {
+                        // The file shrank while being sent: the client must not take it as whole.
+                        return Err(io::Error::new(
+                            io::ErrorKind::UnexpectedEof,
+                            "file changed while sent",
+                        ));
+                    }
+                }
+            }
+        }
+        out.flush()
+    }
+}
+
+/// Parses a `Range` header (RFC 9110 §14.2) for a representation of `len` bytes.
+/// Anything not understood gives `Full`, as the RFC lets a server ignore Range.
+pub fn parse_range(header: &str, len: u64) -> Range {
+    let Some((unit, spec)) = header.split_once('=') else {
+        return Range::Full;
+    };
+    if !unit.trim().eq_ignore_ascii_case("bytes") || spec.contains(',') {
+        return Range::Full;
+    }
+    let Some((first, last)) = spec.trim().split_once('-') else {
+        return Range::Full;
+    };
+    let (first, last) = (first.trim(), last.trim());
+    match (digits(first), digits(last)) {
+        (Some(start), Some(end)) if start <= end => {
+            part(start, end.min(len.saturating_sub(1)), len)
+        }
+        (Some(start), None) if last.is_empty() => part(start, len.saturating_sub(1), len),
+        (None, Some(suffix)) if first.is_empty() => match suffix.min(len) {
+            0 => Range::Unsatisfiable,
+            n => Range::Part {
+                start: len - n,
+                end: len - 1,
+            },
+        },
+        _ => Range::Full,
+    }
+}
+
+fn part(start: u64, end: u64, len: u64) -> Range {
+    if start >= len {
+        Range::Unsatisfiable
+    } else {
+        Range::Part { start, end }
+    }
+}
+
+/// A decimal number, saturating: `bytes=0-99999999999999999999` means "to the end".
+fn digits(s: &str) -> Option<u64> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(s.bytes().fold(0u64, |n, b| {
+        n.saturating_mul(10).saturating_add(u64::from(b - b'0'))
+    }))
+}
+
+/// The media type for a file name. OPDS catalogs are recognised by name
+/// (`opds.xml`, `opds-en.xml`), since reading apps check the profile.
+pub fn content_type(name: &str) -> &'static str {
+    let lower = name.to_ascii_lowercase();
+    let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
+    match ext {
+        "xml" if lower.starts_with("opds") => "application/atom+xml;profile=opds-catalog",
+        "epub" => "application/epub+zip",
+        "pdf" => "application/pdf",
+        "html" | "htm" => "text/html; charset=utf-8",
+        "xml" => "application/xml",
+        "atom" => "application/atom+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "svg" => "image/svg+xml",
+        "ico" => "image/x-icon",
+        "css" => "text/css; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "json" => "application/json",
+        "txt" => "text/plain; charset=utf-8",
+        "woff2" => "font/woff2",
+        _ => "application/octet-stream",
+    }
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        206 => "Partial Content",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        414 => "URI Too Long",
+        416 => "Range Not Satisfiable",
+        431 => "Request Header Fields Too Large",
+        503 => "Service Unavailable",
+        505 => "HTTP Version Not Supported",
+        _ => "Error",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges() {
+        let part = |start, end| Range::Part { start, end };
+        assert_eq!(parse_range("bytes=0-9", 100), part(0, 9));
+        assert_eq!(parse_range("bytes=90-", 100), part(90, 99));
+        assert_eq!(parse_range("bytes=-10", 100), part(90, 99));
+        assert_eq!(parse_range("bytes=-1000", 100), part(0, 99));
+        assert_eq!(parse_range("bytes=50-1000", 100), part(50, 99));
+        assert_eq!(parse_range("BYTES = 5-5", 100), part(5, 5));
+        assert_eq!(
+            parse_range("bytes=0-99999999999999999999999", 100),
+            part(0, 99)
+        );
+    }
+
+    #[test]
+    fn unsatisfiable_ranges() {
+        assert_eq!(parse_range("bytes=100-", 100), Range::Unsatisfiable);
+        assert_eq!(parse_range("bytes=100-200", 100), Range::Unsatisfiable);
+        assert_eq!(parse_range("bytes=-0", 100), Range::Unsatisfiable);
+        assert_eq!(parse_range("bytes=0-", 0), Range::Unsatisfiable);
+        assert_eq!(parse_range("bytes=-5", 0), Range::Unsatisfiable);
+    }
+
+    #[test]
+    fn ignored_ranges() {
+        for header in [
+            "bytes=0-1,5-6",
+            "items=0-1",
+            "bytes=5-3",
+            "bytes=a-b",
+            "bytes=-",
+            "bytes",
+            "bytes=--1",
+        ] {
+            assert_eq!(parse_range(header, 100), Range::Full, "{header}");
+        }
+    }
+
+    #[test]
+    fn content_types() {
+        assert_eq!(
+            content_type("opds.xml"),
+            "application/atom+xml;profile=opds-catalog"
+        );
+        assert_eq!(
+            content_type("opds-pt-BR.xml"),
+            "application/atom+xml;profile=opds-catalog"
+        );
+        assert_eq!(content_type("other.xml"), "application/xml");
+        assert_eq!(content_type("a.EPUB"), "application/epub+zip");
+        assert_eq!(content_type("index.html"), "text/html; charset=utf-8");
+        assert_eq!(content_type("README"), "application/octet-stream");
+    }
+}

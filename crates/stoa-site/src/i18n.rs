@@ -1,0 +1,259 @@
+//! The page's words in Portuguese and English, and numbers and dates as each language writes them.
+
+/// The strings of the page and the catalog in one language.
+pub struct Ui {
+    /// The language's name in itself, for the switch's tooltip and the catalog's facets.
+    pub name: &'static str,
+    /// The page heading.
+    pub heading: &'static str,
+    /// The line under the heading: which format to pick.
+    pub lede: &'static str,
+    /// The verb on the download buttons.
+    pub download: &'static str,
+    /// Accessible name of each edition's list of files.
+    pub files: &'static str,
+    /// Alt text of a cover, before the title.
+    pub cover_of: &'static str,
+    /// Before the publication date.
+    pub published: &'static str,
+    /// The skip link.
+    pub skip: &'static str,
+    /// The footer's note about the OPDS catalog, before its link.
+    pub catalog: &'static str,
+    /// Between the full catalog's link and this language's.
+    pub catalog_or: &'static str,
+    /// After this language's catalog link.
+    pub catalog_lang: &'static str,
+    /// The footer's note on checksums, before the command.
+    pub verify: &'static str,
+    /// The placeholder in that command.
+    pub file_word: &'static str,
+    /// What the page says when there is nothing to download.
+    pub empty: &'static str,
+    /// Decimal separator of sizes.
+    pub decimal: char,
+    /// Month names, for dates.
+    pub months: [&'static str; 12],
+    /// How a date is written, with `{d}`, `{m}` and `{y}`.
+    pub date_pattern: &'static str,
+}
+
+const PT_BR: Ui = Ui {
+    name: "Português (Brasil)",
+    heading: "Livros",
+    lede: "Baixe o EPUB para ler no celular ou num leitor digital, ou o PDF para ler no computador e imprimir.",
+    download: "Baixar",
+    files: "Arquivos para baixar",
+    cover_of: "Capa de",
+    published: "Publicado em",
+    skip: "Pular para os livros",
+    catalog: "Em apps de leitura como KOReader, Thorium ou Calibre, adicione o catálogo OPDS:",
+    catalog_or: ", ou",
+    catalog_lang: "só com os livros em português.",
+    verify: "Para conferir um arquivo baixado, compare a soma SHA-256 acima com a saída de",
+    file_word: "arquivo",
+    empty: "Nenhum livro por enquanto.",
+    decimal: ',',
+    months: [
+        "janeiro",
+        "fevereiro",
+        "março",
+        "abril",
+        "maio",
+        "junho",
+        "julho",
+        "agosto",
+        "setembro",
+        "outubro",
+        "novembro",
+        "dezembro",
+    ],
+    date_pattern: "{d} de {m} de {y}",
+};
+
+const EN: Ui = Ui {
+    name: "English",
+    heading: "Books",
+    lede: "Download the EPUB to read on a phone or an e-reader, or the PDF to read on a computer and print.",
+    download: "Download",
+    files: "Files to download",
+    cover_of: "Cover of",
+    published: "Published",
+    skip: "Skip to the books",
+    catalog: "In reading apps such as KOReader, Thorium or Calibre, add the OPDS catalog:",
+    catalog_or: ", or",
+    catalog_lang: "for the English books only.",
+    verify: "To check a downloaded file, compare the SHA-256 above with the output of",
+    file_word: "file",
+    empty: "No books yet.",
+    decimal: '.',
+    months: [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ],
+    date_pattern: "{d} {m} {y}",
+};
+
+/// The strings for a language: Portuguese for any `pt` tag, English otherwise.
+pub fn ui(lang: &str) -> &'static Ui {
+    if primary(lang).eq_ignore_ascii_case("pt") {
+        &PT_BR
+    } else {
+        &EN
+    }
+}
+
+/// The language's own name, or its tag when the page has no strings for it.
+pub fn language_name(lang: &str) -> String {
+    match primary(lang).to_ascii_lowercase().as_str() {
+        "pt" | "en" => ui(lang).name.to_string(),
+        _ => lang.to_string(),
+    }
+}
+
+fn primary(lang: &str) -> &str {
+    lang.split('-').next().unwrap_or(lang)
+}
+
+/// Portuguese first, then English, then the rest: the author's blog reads "PT | EN",
+/// and the first language is the one shown when nothing else is asked for.
+pub fn lang_rank(lang: &str) -> u8 {
+    match primary(lang).to_ascii_lowercase().as_str() {
+        "pt" => 0,
+        "en" => 1,
+        _ => 2,
+    }
+}
+
+/// The distinct languages of the editions, in switch order.
+pub fn page_languages<'a>(langs: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut all: Vec<String> = langs.map(str::to_string).collect();
+    all.sort_by(|a, b| (lang_rank(a), a).cmp(&(lang_rank(b), b)));
+    all.dedup();
+    all
+}
+
+/// The switch's label for a language: `PT`, `EN`; the whole tag when two
+/// languages of the page share their first part (`PT-BR`, `PT-PT`).
+pub fn switch_label(lang: &str, all: &[String]) -> String {
+    let clash = all
+        .iter()
+        .filter(|l| primary(l).eq_ignore_ascii_case(primary(lang)))
+        .count()
+        > 1;
+    if clash {
+        lang.to_ascii_uppercase()
+    } else {
+        primary(lang).to_ascii_uppercase()
+    }
+}
+
+/// A file size as readers expect it: decimal units (like phones and file managers
+/// show), one decimal under 100 of a unit, the language's decimal separator.
+pub fn format_size(bytes: u64, lang: &str) -> String {
+    const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
+    if bytes < 1000 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64;
+    for (i, unit) in UNITS.iter().enumerate() {
+        value /= 1000.0;
+        // 999.96 kB would print as "1000 kB": say "1.0 MB" instead, unless there is no bigger unit.
+        if value < 999.95 || i == UNITS.len() - 1 {
+            let text = if value < 99.95 {
+                format!("{value:.1}")
+            } else {
+                format!("{value:.0}")
+            };
+            return format!(
+                "{} {unit}",
+                text.replace('.', &ui(lang).decimal.to_string())
+            );
+        }
+    }
+    unreachable!("the loop returns at the last unit")
+}
+
+/// A `YYYY-MM-DD` date in words, e.g. `30 de novembro de 2026`; unchanged when it
+/// does not parse.
+pub fn format_date(date: &str, lang: &str) -> String {
+    let mut parts = date.splitn(3, '-');
+    let (Some(y), Some(m), Some(d)) = (parts.next(), parts.next(), parts.next()) else {
+        return date.to_string();
+    };
+    let (Ok(month), Ok(day)) = (m.parse::<usize>(), d.parse::<u32>()) else {
+        return date.to_string();
+    };
+    if !(1..=12).contains(&month) {
+        return date.to_string();
+    }
+    let strings = ui(lang);
+    strings
+        .date_pattern
+        .replace("{d}", &day.to_string())
+        .replace("{m}", strings.months[month - 1])
+        .replace("{y}", y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_use_decimal_units_and_the_local_separator() {
+        assert_eq!(format_size(0, "en"), "0 B");
+        assert_eq!(format_size(999, "en"), "999 B");
+        assert_eq!(format_size(1000, "en"), "1.0 kB");
+        assert_eq!(format_size(1234, "pt-BR"), "1,2 kB");
+        assert_eq!(format_size(123_456, "en"), "123 kB");
+        assert_eq!(format_size(1_260_000, "pt-BR"), "1,3 MB");
+        assert_eq!(format_size(12_345_678, "en"), "12.3 MB");
+        assert_eq!(format_size(3_000_000_000, "en"), "3.0 GB");
+    }
+
+    #[test]
+    fn sizes_round_up_into_the_next_unit() {
+        assert_eq!(format_size(999_960, "en"), "1.0 MB");
+        assert_eq!(format_size(99_960, "en"), "100 kB");
+        assert_eq!(format_size(u64::MAX, "en"), "18446744 TB");
+    }
+
+    #[test]
+    fn dates_in_words() {
+        assert_eq!(format_date("2026-11-30", "pt-BR"), "30 de novembro de 2026");
+        assert_eq!(format_date("2026-03-01", "en"), "1 March 2026");
+        assert_eq!(format_date("2026-13-01", "en"), "2026-13-01");
+        assert_eq!(format_date("soon", "en"), "soon");
+    }
+
+    #[test]
+    fn languages_are_ordered_pt_en_then_the_rest() {
+        let langs = page_languages(["en", "de", "pt-BR", "en", "ca"].into_iter());
+        assert_eq!(langs, ["pt-BR", "en", "ca", "de"]);
+    }
+
+    #[test]
+    fn switch_labels_are_short_unless_ambiguous() {
+        let all = vec!["pt-BR".to_string(), "en".to_string()];
+        assert_eq!(switch_label("pt-BR", &all), "PT");
+        let all = vec!["pt-BR".to_string(), "pt-PT".to_string()];
+        assert_eq!(switch_label("pt-PT", &all), "PT-PT");
+    }
+
+    #[test]
+    fn strings_fall_back_to_english() {
+        assert_eq!(ui("pt-PT").download, "Baixar");
+        assert_eq!(ui("de").download, "Download");
+        assert_eq!(language_name("de"), "de");
+    }
+}

@@ -1,0 +1,107 @@
+//! Timings of the build of books/, phase by phase, as medians of several
+//! runs: loading and parsing, EPUB, Typst compile and PDF export, and the
+//! whole build. Run with `cargo bench -p stoa-tests --bench build`.
+
+use std::path::PathBuf;
+use std::time::Instant;
+use stoa_build::{BuildOptions, Format};
+use stoa_tests::repo_root;
+
+const RUNS: usize = 5;
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+fn time(label: &str, mut f: impl FnMut()) {
+    f(); // warm up: fonts, caches, page cache
+    let samples: Vec<f64> = (0..RUNS)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64()
+        })
+        .collect();
+    let min = samples.iter().copied().fold(f64::INFINITY, f64::min);
+    println!(
+        "{label:<44} median {:>8.3} s   min {min:>8.3} s   ({RUNS} runs)",
+        median(samples)
+    );
+}
+
+fn editions() -> Vec<stoa_book::Edition> {
+    let books = repo_root().join("books");
+    stoa_book::discover(&books)
+        .expect("books/")
+        .iter()
+        .flat_map(|dir| {
+            let config = stoa_book::load_config(dir).expect("valid book");
+            stoa_book::load_editions(&config, None, None)
+        })
+        .map(|(_, edition)| edition.expect("valid edition"))
+        .collect()
+}
+
+fn build(formats: Vec<Format>, out: PathBuf) {
+    let options = BuildOptions {
+        books_dir: repo_root().join("books"),
+        themes_dir: repo_root().join("themes"),
+        out_dir: out,
+        books: Vec::new(),
+        languages: Vec::new(),
+        formats,
+        jobs: None,
+        emit_typst: false,
+        source_date_epoch: None,
+        site: false,
+    };
+    let report = stoa_build::build(&options, &|_| {});
+    assert!(report.ok(), "{:?}", report.errors);
+}
+
+fn main() {
+    let out = tempfile::tempdir().expect("temp dir");
+    let theme = stoa_pdf::Theme {
+        dir: repo_root().join("themes/classic"),
+    };
+    let css = std::fs::read_to_string(repo_root().join("themes/classic/epub.css")).expect("css");
+    let all = editions();
+    println!(
+        "books/: {} editions, {} chapters",
+        all.len(),
+        all.iter().map(|e| e.book.chapters.len()).sum::<usize>()
+    );
+    time("load + parse every edition", || {
+        std::hint::black_box(editions());
+    });
+    time("EPUB writer, every edition (one thread)", || {
+        for e in &all {
+            let req = stoa_epub::EpubRequest {
+                book: &e.book,
+                css: &css,
+                cover_png: None,
+            };
+            std::hint::black_box(stoa_epub::render_epub(&req).expect("epub"));
+        }
+    });
+    time(
+        "Typst compile + PDF export, every edition (one thread)",
+        || {
+            for e in &all {
+                let req = stoa_pdf::PdfRequest {
+                    book: &e.book,
+                    theme: &theme,
+                    roots: &e.roots,
+                };
+                std::hint::black_box(stoa_pdf::render_pdf(&req).expect("pdf"));
+            }
+        },
+    );
+    time("full build, EPUB only (parallel)", || {
+        build(vec![Format::Epub], out.path().join("epub"))
+    });
+    time("full build, EPUB + PDF (parallel)", || {
+        build(Format::ALL.to_vec(), out.path().join("all"))
+    });
+}
