@@ -55,6 +55,9 @@ fn build(formats: Vec<Format>, out: PathBuf) {
         emit_typst: false,
         source_date_epoch: None,
         site: false,
+        plugin_dirs: Vec::new(),
+        plugin_path: None,
+        exe_dir: None,
     };
     let report = stoa_build::build(&options, &|_| {});
     assert!(report.ok(), "{:?}", report.errors);

@@ -42,9 +42,20 @@ pub struct BookConfig {
     /// Page layout of the PDF.
     pub print: Print,
     /// `[plugins.<name>]` tables, in the order written.
-    pub plugins: Vec<(String, serde_json::Value)>,
+    pub plugins: Vec<PluginConfig>,
     /// A folder to look for plugins in, from `plugin-dir`.
     pub plugin_dir: Option<PathBuf>,
+}
+
+/// One `[plugins.<name>]` table: a plugin to run, with its settings.
+#[derive(Clone, Debug)]
+pub struct PluginConfig {
+    /// The plugin's name.
+    pub name: String,
+    /// Its settings, as JSON.
+    pub settings: serde_json::Value,
+    /// The line of book.toml that enables it.
+    pub line: usize,
 }
 
 /// The `[print]` table.
@@ -387,9 +398,10 @@ fn plugin_tables(
     file: &SourceFile,
     plugins: toml::Table,
     errors: &mut Vec<Diagnostic>,
-) -> Vec<(String, serde_json::Value)> {
+) -> Vec<PluginConfig> {
     let mut out = Vec::new();
     for (name, value) in plugins {
+        let line = line_of(file, &format!("plugins.{name}"), 0);
         if !value.is_table() {
             errors.push(
                 file.error_at(
@@ -404,7 +416,11 @@ fn plugin_tables(
             continue;
         }
         match serde_json::to_value(&value) {
-            Ok(json) => out.push((name, json)),
+            Ok(settings) => out.push(PluginConfig {
+                name,
+                settings,
+                line,
+            }),
             Err(e) => errors.push(file.error_at(0, format!("`plugins.{name}`: {e}"))),
         }
     }

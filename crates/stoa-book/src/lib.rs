@@ -7,7 +7,7 @@ mod lang;
 mod post;
 mod source;
 
-pub use config::{BookConfig, PrintConfig, load_config};
+pub use config::{BookConfig, PluginConfig, PrintConfig, load_config};
 pub use edition::{Edition, load_editions};
 pub use lang::Language;
 pub use post::{Post, load_post};

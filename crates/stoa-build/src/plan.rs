@@ -52,6 +52,12 @@ pub struct BuildOptions {
     pub source_date_epoch: Option<i64>,
     /// Also write the download page (index.html) and the OPDS catalogs.
     pub site: bool,
+    /// Folders to look for plugins in first (`--plugin-dir`).
+    pub plugin_dirs: Vec<PathBuf>,
+    /// The value of STOA_PLUGIN_PATH, if set.
+    pub plugin_path: Option<std::ffi::OsString>,
+    /// The folder of the stoa executable, searched last.
+    pub exe_dir: Option<PathBuf>,
 }
 
 /// One file the build wrote.
@@ -140,6 +146,20 @@ fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
                 (Some(config), editions, Vec::new())
             }
             Err(errors) => (None, Vec::new(), errors.clone()),
+        })
+        .collect();
+    let loaded: Vec<_> = loaded
+        .into_par_iter()
+        .map(|(config, results, errors)| {
+            let results: Vec<_> = results
+                .into_par_iter()
+                .map(|(lang, result)| {
+                    let result = result
+                        .and_then(|e| run_plugins(options, config.expect("a loaded config"), e));
+                    (lang, result)
+                })
+                .collect();
+            (config, results, errors)
         })
         .collect();
     for (config, results, errors) in loaded {
@@ -247,6 +267,42 @@ fn site_entry(
         cover: Some(cover),
         files,
     }))
+}
+
+/// Runs the book's plugins, in the order of its `[plugins.<name>]` tables,
+/// over one edition.
+fn run_plugins(
+    options: &BuildOptions,
+    config: &BookConfig,
+    mut edition: Edition,
+) -> Result<Edition, Vec<Diagnostic>> {
+    if config.plugins.is_empty() {
+        return Ok(edition);
+    }
+    let search = stoa_plugin_host::SearchPath::standard(
+        &options.plugin_dirs,
+        options.plugin_path.as_deref(),
+        config.plugin_dir.as_deref(),
+        options.exe_dir.as_deref(),
+    );
+    let mut runs = Vec::new();
+    let mut errors = Vec::new();
+    for plugin in &config.plugins {
+        match stoa_plugin_host::load(&plugin.name, &search) {
+            Ok(loaded) => runs.push(stoa_plugin_host::PluginRun {
+                plugin: loaded,
+                config: plugin.settings.clone(),
+            }),
+            Err(error) => errors.push(error.in_file(&config.file).at(plugin.line, 1)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let (book, warnings) = stoa_plugin_host::apply(&runs, edition.book)?;
+    edition.book = book;
+    edition.warnings.extend(warnings);
+    Ok(edition)
 }
 
 /// Loads the configuration of every selected book. An unknown book or

@@ -23,9 +23,18 @@ struct Cli {
 enum Command {
     /// Build books: every book, language and format unless told otherwise.
     Build(BuildArgs),
+    /// List the plugins stoa can find, with their versions, ABI and hooks.
+    Plugins(PluginsArgs),
     /// Serve the output folder over HTTP, read-only, for preview and for
     /// devices on the same network.
     Serve(ServeArgs),
+}
+
+#[derive(clap::Args)]
+struct PluginsArgs {
+    /// Look for plugins in this folder first (repeatable).
+    #[arg(long = "plugin-dir", value_name = "DIR")]
+    plugin_dir: Vec<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -73,6 +82,10 @@ struct BuildArgs {
     /// Do not write the download page and OPDS catalogs (index.html, opds*.xml).
     #[arg(long)]
     no_site: bool,
+    /// Look for plugins in this folder first (repeatable); then STOA_PLUGIN_PATH,
+    /// a book's `plugin-dir`, and the folder of the stoa executable.
+    #[arg(long = "plugin-dir", value_name = "DIR")]
+    plugin_dir: Vec<PathBuf>,
     /// Print only errors.
     #[arg(short, long, conflicts_with = "verbose")]
     quiet: bool,
@@ -92,6 +105,71 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Build(args) => build(args),
         Command::Serve(args) => serve(args),
+        Command::Plugins(args) => plugins(args),
+    }
+}
+
+fn plugin_search(cli_dirs: &[PathBuf]) -> stoa_plugin_host::SearchPath {
+    let env = std::env::var_os("STOA_PLUGIN_PATH");
+    let exe_dir = stoa_plugin_host::SearchPath::current_exe_dir();
+    stoa_plugin_host::SearchPath::standard(cli_dirs, env.as_deref(), None, exe_dir.as_deref())
+}
+
+fn hook_names(hooks: stoa_plugin_host::Hooks) -> String {
+    let names = [
+        ("transform", hooks.transform),
+        ("finish", hooks.finish),
+        ("styles", hooks.styles),
+    ];
+    let on: Vec<&str> = names
+        .iter()
+        .filter(|(_, on)| *on)
+        .map(|(n, _)| *n)
+        .collect();
+    if on.is_empty() {
+        "none".into()
+    } else {
+        on.join(", ")
+    }
+}
+
+fn plugins(args: PluginsArgs) -> ExitCode {
+    let search = plugin_search(&args.plugin_dir);
+    let found = stoa_plugin_host::list(&search);
+    let mut failed = false;
+    for entry in &found {
+        match entry {
+            Ok(info) => println!(
+                "{:<16} {:<10} abi {}  hooks: {:<26} {}{}",
+                info.name,
+                info.version,
+                info.abi_version,
+                hook_names(info.hooks),
+                info.path.display(),
+                if info.shadowed {
+                    "  (shadowed by an earlier one)"
+                } else {
+                    ""
+                }
+            ),
+            Err(error) => {
+                failed = true;
+                eprintln!("{error}");
+            }
+        }
+    }
+    if found.is_empty() {
+        let dirs: Vec<String> = search
+            .dirs()
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
+        println!("no plugins found; looked in: {}", dirs.join(", "));
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
@@ -166,6 +244,9 @@ fn build(args: BuildArgs) -> ExitCode {
         emit_typst: args.emit_typst,
         source_date_epoch,
         site: !args.no_site,
+        plugin_dirs: args.plugin_dir,
+        plugin_path: std::env::var_os("STOA_PLUGIN_PATH"),
+        exe_dir: stoa_plugin_host::SearchPath::current_exe_dir(),
     };
     let verbosity = progress::Verbosity::from_flags(args.quiet, args.verbose);
     let display = progress::Display::new(verbosity);

@@ -1,0 +1,325 @@
+//! Running the plugins of a book: transform every chapter, finish the book,
+//! collect the styles; every failure becomes a diagnostic, never a panic.
+
+use crate::LoadedPlugin;
+use rayon::prelude::*;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::sync::Arc;
+use stoa_sdk::abi::{HookFn, STATUS_BAD_INPUT, STATUS_ERROR, STATUS_OK, STATUS_PANIC};
+use stoa_sdk::wire::{self, FailureOutput};
+use stoa_sdk::{
+    Book, Chapter, Diagnostic, Format, PluginDiagnostic, Severity, Style, TREE_VERSION,
+};
+
+/// One plugin to run on a book, with its `[plugins.<name>]` table.
+#[derive(Clone, Debug)]
+pub struct PluginRun {
+    /// The plugin, from [`crate::load`].
+    pub plugin: Arc<LoadedPlugin>,
+    /// Its table from book.toml as JSON; an empty object when there is none.
+    pub config: Value,
+}
+
+/// Runs `plugins` on `book`, in order. For each: `transform` on every
+/// chapter (in parallel, on the current rayon pool), then `finish` on the
+/// book, then `styles` for EPUB and PDF, appended to `book.styles`.
+///
+/// Returns the book and the warnings; or, when a plugin fails in any way
+/// (an error it reports, a panic, malformed JSON, a tree that does not
+/// read), every diagnostic so far, the errors naming the plugin and its
+/// file. Plugins after a failed one are not run.
+pub fn apply(
+    plugins: &[PluginRun],
+    mut book: Book,
+) -> Result<(Book, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let mut diagnostics = Vec::new();
+    for run in plugins {
+        let step = Step { run };
+        let ok = step.transform(&mut book, &mut diagnostics)
+            && step.finish(&mut book, &mut diagnostics)
+            && step.styles(&mut book, &mut diagnostics);
+        if !ok {
+            return Err(diagnostics);
+        }
+    }
+    Ok((book, diagnostics))
+}
+
+/// One plugin's turn; each hook returns false when it failed.
+struct Step<'a> {
+    run: &'a PluginRun,
+}
+
+/// Why a hook call gave nothing usable.
+enum Failure {
+    /// A status other than OK, with the plugin's own diagnostics.
+    Status(i32, Vec<PluginDiagnostic>),
+    /// The output is not the JSON it should be.
+    Output(String),
+}
+
+impl Step<'_> {
+    fn plugin(&self) -> &LoadedPlugin {
+        &self.run.plugin
+    }
+
+    fn transform(&self, book: &mut Book, out: &mut Vec<Diagnostic>) -> bool {
+        let Some(hook) = self.plugin().raw().transform else {
+            return true;
+        };
+        let (lang, id) = (book.lang.as_str(), book.id.as_str());
+        let per_chapter: Vec<Vec<Diagnostic>> = book
+            .chapters
+            .par_iter_mut()
+            .map(|chapter| wire::with_deep_stack(|| self.transform_one(hook, lang, id, chapter)))
+            .collect();
+        self.report(per_chapter.into_iter().flatten(), out)
+    }
+
+    /// Transforms one chapter in place; its diagnostics, with errors when it failed.
+    fn transform_one(
+        &self,
+        hook: HookFn,
+        lang: &str,
+        id: &str,
+        chapter: &mut Chapter,
+    ) -> Vec<Diagnostic> {
+        let input = wire::TransformInput {
+            tree_version: TREE_VERSION,
+            config: Cow::Borrowed(&self.run.config),
+            lang: Cow::Borrowed(lang),
+            book_id: Cow::Borrowed(id),
+            chapter: Cow::Borrowed(chapter),
+        };
+        let file = chapter.source.clone();
+        match self.call::<wire::TransformOutput>(hook, "transform", &input) {
+            Ok(output) => {
+                *chapter = output.chapter.into_owned();
+                self.convert(output.diagnostics, |_| file.clone())
+            }
+            Err(failure) => self.failed("transform", failure, |_| file.clone()),
+        }
+    }
+
+    fn finish(&self, book: &mut Book, out: &mut Vec<Diagnostic>) -> bool {
+        let Some(hook) = self.plugin().raw().finish else {
+            return true;
+        };
+        let diagnostics = wire::with_deep_stack(|| self.finish_book(hook, book));
+        self.report(diagnostics, out)
+    }
+
+    /// Finishes the book in place; its diagnostics, with errors when it failed.
+    fn finish_book(&self, hook: HookFn, book: &mut Book) -> Vec<Diagnostic> {
+        let input = wire::FinishInput {
+            tree_version: TREE_VERSION,
+            config: Cow::Borrowed(&self.run.config),
+            lang: Cow::Borrowed(&book.lang),
+            book: Cow::Borrowed(book),
+        };
+        match self.call::<wire::FinishOutput>(hook, "finish", &input) {
+            Ok(output) => {
+                *book = output.book.into_owned();
+                let mut d = self.convert(output.diagnostics, |slug| source_of(book, slug));
+                d.extend(self.duplicate_slugs(book));
+                d
+            }
+            Err(failure) => self.failed("finish", failure, |slug| source_of(book, slug)),
+        }
+    }
+
+    fn styles(&self, book: &mut Book, out: &mut Vec<Diagnostic>) -> bool {
+        let Some(hook) = self.plugin().raw().styles else {
+            return true;
+        };
+        let mut diagnostics = Vec::new();
+        for format in Format::ALL {
+            let input = wire::StylesInput {
+                tree_version: TREE_VERSION,
+                config: Cow::Borrowed(&self.run.config),
+                lang: Cow::Borrowed(&book.lang),
+                book_id: Cow::Borrowed(&book.id),
+                format,
+            };
+            match self.call::<wire::StylesOutput>(hook, "styles", &input) {
+                Ok(output) => {
+                    diagnostics.extend(self.convert(output.diagnostics, |_| None));
+                    if !output.code.trim().is_empty() {
+                        book.styles.push(Style {
+                            origin: self.plugin().name().to_string(),
+                            format: format.as_str().to_string(),
+                            code: output.code,
+                        });
+                    }
+                }
+                Err(failure) => diagnostics.extend(self.failed("styles", failure, |_| None)),
+            }
+        }
+        self.report(diagnostics, out)
+    }
+
+    /// Sends `input` to `hook` and reads its answer, whatever the plugin does.
+    fn call<T: DeserializeOwned>(
+        &self,
+        hook: HookFn,
+        name: &str,
+        input: &impl Serialize,
+    ) -> Result<T, Failure> {
+        let input = wire::to_vec(input)
+            .map_err(|e| Failure::Output(format!("could not be sent its input: {e}")))?;
+        let (status, output) = self.plugin().raw().call(hook, &input);
+        let bytes = output
+            .bytes()
+            .map_err(|why| Failure::Output(format!("returned {why} from `{name}`")))?;
+        if status != STATUS_OK {
+            // A failure's body is best effort: unreadable means no details.
+            let body: FailureOutput = wire::from_slice(bytes).unwrap_or_default();
+            return Err(Failure::Status(status, body.diagnostics));
+        }
+        wire::from_slice(bytes).map_err(|e| Failure::Output(unreadable(name, &e)))
+    }
+
+    /// Appends `diagnostics` to `out`; false when one of them is an error.
+    fn report(
+        &self,
+        diagnostics: impl IntoIterator<Item = Diagnostic>,
+        out: &mut Vec<Diagnostic>,
+    ) -> bool {
+        let before = out.len();
+        out.extend(diagnostics);
+        !out[before..].iter().any(Diagnostic::is_error)
+    }
+
+    /// The plugin's own diagnostics, worded for the author.
+    fn convert(
+        &self,
+        diagnostics: Vec<PluginDiagnostic>,
+        file: impl Fn(Option<&str>) -> Option<String>,
+    ) -> Vec<Diagnostic> {
+        diagnostics
+            .into_iter()
+            .map(|d| {
+                let hint = d
+                    .hint
+                    .clone()
+                    .unwrap_or_else(|| self.default_hint(STATUS_ERROR));
+                let diagnostic = match d.severity {
+                    Severity::Error => Diagnostic::error(self.prefixed(&d.message)).with_hint(hint),
+                    Severity::Warning => {
+                        let message = format!("plugin `{}`: {}", self.plugin().name(), d.message);
+                        let warning = Diagnostic::warning(message);
+                        match d.hint {
+                            Some(h) => warning.with_hint(h),
+                            None => warning,
+                        }
+                    }
+                };
+                attach(diagnostic, file(d.chapter.as_deref()))
+            })
+            .collect()
+    }
+
+    /// The errors for a failed call: the plugin's diagnostics when it gave
+    /// any error, else one of ours saying what happened.
+    fn failed(
+        &self,
+        hook: &str,
+        failure: Failure,
+        file: impl Fn(Option<&str>) -> Option<String>,
+    ) -> Vec<Diagnostic> {
+        match failure {
+            Failure::Output(why) => {
+                let d = Diagnostic::error(self.prefixed(&why))
+                    .with_hint(self.default_hint(STATUS_PANIC));
+                vec![attach(d, file(None))]
+            }
+            Failure::Status(status, reported) => {
+                let mut d = self.convert(reported, &file);
+                if !d.iter().any(Diagnostic::is_error) {
+                    let why = match status {
+                        STATUS_ERROR => format!("failed in `{hook}` without saying why"),
+                        STATUS_PANIC => format!("crashed in `{hook}` without saying why"),
+                        STATUS_BAD_INPUT => format!("could not read its input in `{hook}`"),
+                        other => format!("returned unknown status {other} from `{hook}`"),
+                    };
+                    let error =
+                        Diagnostic::error(self.prefixed(&why)).with_hint(self.default_hint(status));
+                    d.push(attach(error, file(None)));
+                }
+                if status == STATUS_PANIC {
+                    for e in d.iter_mut().filter(|e| e.is_error()) {
+                        e.hint = Some(self.default_hint(STATUS_PANIC));
+                    }
+                }
+                d
+            }
+        }
+    }
+
+    /// Chapters must keep unique slugs: they name files and anchors.
+    fn duplicate_slugs(&self, book: &Book) -> Vec<Diagnostic> {
+        let mut seen = HashSet::new();
+        book.chapters
+            .iter()
+            .filter(|c| !seen.insert(c.slug.as_str()))
+            .map(|c| {
+                let why = format!("`finish` returned a second chapter with slug `{}`", c.slug);
+                Diagnostic::error(self.prefixed(&why)).with_hint(self.default_hint(STATUS_PANIC))
+            })
+            .collect()
+    }
+
+    /// `plugin `name` (path): message`, so that every error says which
+    /// library to look at.
+    fn prefixed(&self, message: &str) -> String {
+        let plugin = self.plugin();
+        format!(
+            "plugin `{}` ({}): {message}",
+            plugin.name(),
+            plugin.path().display()
+        )
+    }
+
+    fn default_hint(&self, status: i32) -> String {
+        let name = self.plugin().name();
+        match status {
+            STATUS_ERROR => format!(
+                "fix what the plugin reports, or its settings in [plugins.{name}] of book.toml"
+            ),
+            STATUS_BAD_INPUT => "rebuild the plugin against the stoa-sdk of this stoa".to_string(),
+            _ => format!(
+                "this is a bug in the plugin: report it to its author; \
+                 remove [plugins.{name}] from book.toml to build without it"
+            ),
+        }
+    }
+}
+
+fn attach(diagnostic: Diagnostic, file: Option<String>) -> Diagnostic {
+    match file {
+        Some(file) => diagnostic.in_file(file),
+        None => diagnostic,
+    }
+}
+
+/// The file of the chapter with this slug, for a diagnostic of `finish`.
+fn source_of(book: &Book, slug: Option<&str>) -> Option<String> {
+    let slug = slug?;
+    book.chapters
+        .iter()
+        .find(|c| c.slug == slug)?
+        .source
+        .clone()
+}
+
+fn unreadable(hook: &str, e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Data => format!("returned a tree stoa cannot read from `{hook}`: {e}"),
+        _ => format!("returned malformed JSON from `{hook}`: {e}"),
+    }
+}

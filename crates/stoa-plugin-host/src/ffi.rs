@@ -1,0 +1,158 @@
+//! Every unsafe line of the host: opening a library, reading its descriptor,
+//! calling a hook and handing its buffer back.
+//!
+//! Loading a plugin runs its code, so a plugin is trusted like stoa itself;
+//! what this module guards against is a plugin that is merely *wrong* (not a
+//! library, no entry symbol, another ABI version, bad buffers).
+
+use std::ffi::{CStr, c_char};
+use std::path::Path;
+use stoa_sdk::abi::{
+    ABI_VERSION, ENTRY_SYMBOL, FreeBufferFn, HookFn, OTHER_ENTRY_SYMBOLS, StoaBuffer, StoaPluginV1,
+};
+
+/// Why a file could not be used as a plugin.
+#[derive(Debug)]
+pub(crate) enum OpenError {
+    /// The dynamic loader refused it.
+    NotALibrary(String),
+    /// No `stoa_plugin_v1`; `newer` is the entry symbol of another ABI it has.
+    NoEntry { newer: Option<&'static str> },
+    /// The entry returned null.
+    NullDescriptor,
+    /// The descriptor's `abi_version` is not ours.
+    AbiVersion(u32),
+    /// A descriptor field is null or not UTF-8.
+    BadField(&'static str),
+}
+
+/// A plugin library, open, with its descriptor copied out.
+pub(crate) struct RawPlugin {
+    pub(crate) tree_version: u32,
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) transform: Option<HookFn>,
+    pub(crate) finish: Option<HookFn>,
+    pub(crate) styles: Option<HookFn>,
+    free_buffer: FreeBufferFn,
+    // Declared last: the function pointers above point into this library,
+    // which must outlive every call. The host never drops a loaded plugin
+    // during a build (see `load::cache`).
+    _library: libloading::Library,
+}
+
+impl std::fmt::Debug for RawPlugin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RawPlugin")
+            .field("name", &self.name)
+            .field("version", &self.version)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Opens the library at `path` and reads its descriptor.
+pub(crate) fn open(path: &Path) -> Result<RawPlugin, OpenError> {
+    // SAFETY: loading runs the library's initialisers. Plugins are code the
+    // author chose to run, as trusted as stoa itself (see the crate docs).
+    let library = unsafe { libloading::Library::new(path) }
+        .map_err(|e| OpenError::NotALibrary(e.to_string()))?;
+    let descriptor = entry(&library)?;
+    // SAFETY: the descriptor is valid for the library's lifetime (header
+    // contract) and `abi_version` is its first field in every ABI version,
+    // so reading that one u32 is sound before knowing the version.
+    let abi_version = unsafe { descriptor.cast::<u32>().read() };
+    if abi_version != ABI_VERSION {
+        return Err(OpenError::AbiVersion(abi_version));
+    }
+    // SAFETY: the version is ours, so the layout is `StoaPluginV1`.
+    let d = unsafe { &*descriptor };
+    Ok(RawPlugin {
+        tree_version: d.tree_version,
+        name: c_string(d.name, "name")?,
+        version: c_string(d.version, "version")?,
+        transform: d.transform,
+        finish: d.finish,
+        styles: d.styles,
+        free_buffer: d.free_buffer.ok_or(OpenError::BadField("free_buffer"))?,
+        _library: library,
+    })
+}
+
+/// Calls the entry symbol, naming a newer ABI's symbol when ours is missing.
+fn entry(library: &libloading::Library) -> Result<*const StoaPluginV1, OpenError> {
+    type Entry = unsafe extern "C" fn() -> *const StoaPluginV1;
+    // SAFETY: the header declares the symbol with exactly this type.
+    let Ok(symbol) = (unsafe { library.get::<Entry>(ENTRY_SYMBOL.as_bytes()) }) else {
+        // SAFETY: only looked up, never called: the type does not matter.
+        let has = |s: &str| unsafe { library.get::<Entry>(s.as_bytes()) }.is_ok();
+        let newer = OTHER_ENTRY_SYMBOLS.iter().copied().find(|s| has(s));
+        return Err(OpenError::NoEntry { newer });
+    };
+    // SAFETY: the entry takes nothing and returns a pointer (header contract).
+    let descriptor = unsafe { symbol() };
+    match descriptor.is_null() {
+        true => Err(OpenError::NullDescriptor),
+        false => Ok(descriptor),
+    }
+}
+
+fn c_string(ptr: *const c_char, field: &'static str) -> Result<String, OpenError> {
+    if ptr.is_null() {
+        return Err(OpenError::BadField(field));
+    }
+    // SAFETY: non-null, and the header requires a NUL-terminated string
+    // that lives as long as the library.
+    let s = unsafe { CStr::from_ptr(ptr) };
+    s.to_str()
+        .map(str::to_string)
+        .map_err(|_| OpenError::BadField(field))
+}
+
+impl RawPlugin {
+    /// Calls `hook` with `input`; the status and the plugin's output buffer,
+    /// freed when the returned value is dropped.
+    pub(crate) fn call(&self, hook: HookFn, input: &[u8]) -> (i32, Output<'_>) {
+        let mut buffer = StoaBuffer::EMPTY;
+        // SAFETY: `input` is a live slice for the whole call and `buffer` a
+        // writable StoaBuffer, as the header requires; the hook comes from
+        // this library's descriptor, which stays loaded while `self` lives.
+        let status = unsafe { hook(input.as_ptr(), input.len(), &mut buffer) };
+        (
+            status,
+            Output {
+                buffer,
+                plugin: self,
+            },
+        )
+    }
+}
+
+/// A buffer a hook returned; given back to the plugin on drop.
+pub(crate) struct Output<'a> {
+    buffer: StoaBuffer,
+    plugin: &'a RawPlugin,
+}
+
+impl Output<'_> {
+    /// The bytes, or why they cannot be read.
+    pub(crate) fn bytes(&self) -> Result<&[u8], &'static str> {
+        match (self.buffer.ptr.is_null(), self.buffer.len) {
+            (_, 0) => Ok(&[]),
+            (true, _) => Err("a null buffer with a non-zero length"),
+            // SAFETY: the hook handed us `len` initialised bytes at `ptr`,
+            // ours until `free_buffer`, which only `drop` calls.
+            (false, len) => Ok(unsafe { std::slice::from_raw_parts(self.buffer.ptr, len) }),
+        }
+    }
+}
+
+impl Drop for Output<'_> {
+    fn drop(&mut self) {
+        let buffer = std::mem::replace(&mut self.buffer, StoaBuffer::EMPTY);
+        if !buffer.ptr.is_null() {
+            // SAFETY: the buffer came from this plugin's hook and is freed
+            // exactly once, here, by the plugin's own allocator.
+            unsafe { (self.plugin.free_buffer)(buffer) };
+        }
+    }
+}

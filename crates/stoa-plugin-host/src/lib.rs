@@ -1,0 +1,53 @@
+//! The stoa plugin host: finds plugin libraries on a search path, loads them
+//! with libloading once per process, and calls their hooks through the C ABI.
+//!
+//! # The API the build driver calls
+//!
+//! ```no_run
+//! use std::path::PathBuf;
+//! use stoa_plugin_host::{PluginRun, SearchPath, apply, load};
+//! # fn run(book: stoa_sdk::Book, cli_dirs: Vec<PathBuf>) -> Result<(), Vec<stoa_sdk::Diagnostic>> {
+//! let env = std::env::var_os("STOA_PLUGIN_PATH");
+//! let exe_dir = SearchPath::current_exe_dir();
+//! let book_dir = Some(PathBuf::from("books/essays/plugins")); // `plugin-dir`, resolved
+//! let search = SearchPath::standard(&cli_dirs, env.as_deref(), book_dir.as_deref(), exe_dir.as_deref());
+//! // One PluginRun per [plugins.<name>] table, in the order of book.toml.
+//! let config = serde_json::json!({"word": "stoa"});
+//! let plugin = load("example", &search).map_err(|d| vec![d])?;
+//! let (book, warnings) = apply(&[PluginRun { plugin, config }], book)?;
+//! # let _ = (book, warnings); Ok(()) }
+//! ```
+//!
+//! - [`SearchPath`]: the folders searched, in order: `--plugin-dir`
+//!   options, `STOA_PLUGIN_PATH`, the book's `plugin-dir`, the folder of the
+//!   executable. Library code never reads the environment; the caller passes
+//!   the variable's value.
+//! - [`load`]: finds `libstoa_plugin_<name>.so` (`.dylib`,
+//!   `stoa_plugin_<name>.dll`; also `lib<name>.so`) and checks its ABI and
+//!   tree versions. Each file is loaded once per process and never unloaded.
+//!   Errors name the plugin, the path or every folder looked in, and what to do.
+//! - [`list`]: every plugin library on the search path, for `stoa plugins`.
+//! - [`apply`]: runs plugins on one book in one language: `transform` on
+//!   every chapter in parallel (on the caller's rayon pool), `finish`, then
+//!   `styles` for EPUB and PDF into `book.styles`. Plugin diagnostics carry
+//!   the chapter's `source` as their file; any failure is an `Err` of
+//!   diagnostics naming the plugin and its path, never a panic.
+//!
+//! # Trust
+//!
+//! A plugin is native code running inside stoa: loading it runs it. The host
+//! defends against plugins that are *wrong* (not a library, another ABI,
+//! bad JSON, panics caught by the SDK), not against malicious ones.
+
+mod apply;
+// The only unsafe code of the host: dlopen, the descriptor and hook calls.
+#[allow(unsafe_code)]
+mod ffi;
+mod load;
+mod search;
+
+pub use apply::{PluginRun, apply};
+pub use load::{LoadedPlugin, PluginInfo, list, load};
+pub use search::SearchPath;
+pub use stoa_sdk::Hooks;
+pub use stoa_sdk::abi::ABI_VERSION;

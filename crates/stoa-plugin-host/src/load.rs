@@ -1,0 +1,251 @@
+//! Finding a plugin by name, loading it once per process, and listing what
+//! a search path holds.
+
+use crate::ffi::{self, OpenError, RawPlugin};
+use crate::search::{self, SearchPath};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use stoa_sdk::abi::{ABI_VERSION, ENTRY_SYMBOL};
+use stoa_sdk::{Diagnostic, Hooks, TREE_VERSION};
+
+/// A plugin library, loaded and checked: it speaks our ABI and tree
+/// version. Shared between threads; stays loaded until the process ends.
+#[derive(Debug)]
+pub struct LoadedPlugin {
+    raw: RawPlugin,
+    path: PathBuf,
+}
+
+impl LoadedPlugin {
+    /// The name the plugin gives itself (the `<name>` of `[plugins.<name>]`).
+    pub fn name(&self) -> &str {
+        &self.raw.name
+    }
+
+    /// The plugin's own version.
+    pub fn version(&self) -> &str {
+        &self.raw.version
+    }
+
+    /// The ABI version it speaks (always [`ABI_VERSION`] once loaded).
+    pub fn abi_version(&self) -> u32 {
+        ABI_VERSION
+    }
+
+    /// The library file, canonical.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The hooks it provides.
+    pub fn hooks(&self) -> Hooks {
+        Hooks {
+            transform: self.raw.transform.is_some(),
+            finish: self.raw.finish.is_some(),
+            styles: self.raw.styles.is_some(),
+        }
+    }
+
+    pub(crate) fn raw(&self) -> &RawPlugin {
+        &self.raw
+    }
+}
+
+/// What `stoa plugins` shows about one library found on the search path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PluginInfo {
+    /// The plugin's name.
+    pub name: String,
+    /// The plugin's version.
+    pub version: String,
+    /// The ABI version it speaks.
+    pub abi_version: u32,
+    /// The hooks it provides.
+    pub hooks: Hooks,
+    /// The library file.
+    pub path: PathBuf,
+    /// True when a plugin of the same name comes earlier on the search
+    /// path, so that this one is never used.
+    pub shadowed: bool,
+}
+
+/// Loads plugin `name` from the first folder of `search` that has it.
+///
+/// The error names the plugin, the path (or every folder looked in) and
+/// what to do. Each library is loaded once per process; later calls return
+/// the same value.
+pub fn load(name: &str, search: &SearchPath) -> Result<Arc<LoadedPlugin>, Diagnostic> {
+    if !search::is_valid_name(name) {
+        return Err(
+            Diagnostic::error(format!("`{name}` is not a valid plugin name"))
+                .with_hint("a plugin name has only letters, digits, `-` and `_`"),
+        );
+    }
+    let candidates = search::file_names(name);
+    let found = search
+        .dirs()
+        .iter()
+        .flat_map(|dir| candidates.iter().map(move |file| dir.join(file)))
+        .find(|path| path.is_file());
+    match found {
+        Some(path) => load_path(name, &path),
+        None => Err(not_found(name, &candidates, search)),
+    }
+}
+
+/// Every plugin library on the search path (files named
+/// `libstoa_plugin_<name>.so` and the like), in search order, each loaded
+/// to read its descriptor. A library that fails to load is an `Err` entry.
+pub fn list(search: &SearchPath) -> Vec<Result<PluginInfo, Diagnostic>> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for (name, path) in search.dirs().iter().flat_map(|dir| plugin_files(dir)) {
+        let shadowed = seen.iter().any(|s| search::same_name(s, &name));
+        seen.push(name.clone());
+        out.push(load_path(&name, &path).map(|p| info(&p, shadowed)));
+    }
+    out
+}
+
+fn info(plugin: &LoadedPlugin, shadowed: bool) -> PluginInfo {
+    PluginInfo {
+        name: plugin.name().to_string(),
+        version: plugin.version().to_string(),
+        abi_version: plugin.abi_version(),
+        hooks: plugin.hooks(),
+        path: plugin.path().to_path_buf(),
+        shadowed,
+    }
+}
+
+/// The plugin files in one folder, sorted by file name; a folder that does
+/// not exist holds none.
+fn plugin_files(dir: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(String, PathBuf)> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let file_name = entry.file_name().into_string().ok()?;
+            let name = search::name_of_file(&file_name)?.to_string();
+            entry.path().is_file().then(|| (name, entry.path()))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every library loaded so far, by canonical path. Never emptied: a plugin's
+/// code must stay mapped while any value it made may still be in use, and
+/// unloading Rust libraries is unsound besides (thread-local destructors).
+fn cache() -> &'static Mutex<HashMap<PathBuf, Arc<LoadedPlugin>>> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Arc<LoadedPlugin>>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// Loads the library at `path` as plugin `name`, or returns it from the cache.
+fn load_path(name: &str, path: &Path) -> Result<Arc<LoadedPlugin>, Diagnostic> {
+    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    // Held while loading, so that two threads never open the same file twice.
+    let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(plugin) = cache.get(&path) {
+        return check_name(name, plugin).map(|()| Arc::clone(plugin));
+    }
+    let raw = ffi::open(&path).map_err(|e| open_error(name, &path, e))?;
+    let plugin = Arc::new(LoadedPlugin {
+        raw,
+        path: path.clone(),
+    });
+    check_tree_version(&plugin)?;
+    cache.insert(path, Arc::clone(&plugin));
+    check_name(name, &plugin).map(|()| plugin)
+}
+
+fn check_tree_version(plugin: &LoadedPlugin) -> Result<(), Diagnostic> {
+    let version = plugin.raw().tree_version;
+    if version == TREE_VERSION {
+        return Ok(());
+    }
+    Err(Diagnostic::error(format!(
+        "plugin `{}` at {} reads document tree version {version}; this stoa writes version {TREE_VERSION}",
+        plugin.name(),
+        plugin.path().display()
+    ))
+    .with_hint("rebuild the plugin against the stoa-sdk of this stoa, or get a matching release"))
+}
+
+/// A file found under one name must hold the plugin of that name, or its
+/// `[plugins.<name>]` settings would go to another plugin.
+fn check_name(name: &str, plugin: &LoadedPlugin) -> Result<(), Diagnostic> {
+    if search::same_name(name, plugin.name()) {
+        return Ok(());
+    }
+    Err(Diagnostic::error(format!(
+        "the file {} found for plugin `{name}` holds plugin `{}`",
+        plugin.path().display(),
+        plugin.name()
+    ))
+    .with_hint(format!(
+        "rename the file after the plugin it holds, or write [plugins.{}] in book.toml",
+        plugin.name()
+    )))
+}
+
+fn not_found(name: &str, candidates: &[String], search: &SearchPath) -> Diagnostic {
+    let mut where_ = String::new();
+    for dir in search.dirs() {
+        where_.push_str(&format!("\n    {}", dir.display()));
+    }
+    if where_.is_empty() {
+        where_.push_str("\n    (no folder: the search path is empty)");
+    }
+    Diagnostic::error(format!(
+        "plugin `{name}` not found; looked for {} in:{where_}",
+        candidates.join(", ")
+    ))
+    .with_hint(
+        "put the plugin's library in one of these folders, or add its folder with \
+         --plugin-dir, STOA_PLUGIN_PATH or `plugin-dir` in book.toml",
+    )
+}
+
+fn open_error(name: &str, path: &Path, e: OpenError) -> Diagnostic {
+    let at = format!("plugin `{name}` at {}", path.display());
+    let (message, hint) = match e {
+        OpenError::NotALibrary(why) => (
+            format!("{at} is not a shared library this system can load: {why}"),
+            "rebuild the plugin as a `cdylib` for this platform, or remove the file".to_string(),
+        ),
+        OpenError::NoEntry {
+            newer: Some(symbol),
+        } => (
+            format!(
+                "{at} has no `{ENTRY_SYMBOL}` entry symbol, only `{symbol}`: it was built for a newer stoa"
+            ),
+            "upgrade stoa, or use a version of the plugin built for this one".to_string(),
+        ),
+        OpenError::NoEntry { newer: None } => (
+            format!("{at} has no `{ENTRY_SYMBOL}` entry symbol, so it is not a stoa plugin"),
+            "a Rust plugin calls `stoa_sdk::export_plugin!`; a C plugin defines \
+             `stoa_plugin_v1` as stoa_plugin.h declares it"
+                .to_string(),
+        ),
+        OpenError::NullDescriptor => (
+            format!("{at} returned no descriptor from `{ENTRY_SYMBOL}`"),
+            "the plugin failed while starting: report it to its author".to_string(),
+        ),
+        OpenError::AbiVersion(v) => (
+            format!("{at} speaks plugin ABI version {v}; this stoa speaks version {ABI_VERSION}"),
+            format!(
+                "rebuild the plugin for ABI version {ABI_VERSION}, or use a stoa that speaks version {v}"
+            ),
+        ),
+        OpenError::BadField(field) => (
+            format!("{at} has a descriptor whose `{field}` is missing or not UTF-8"),
+            "fix the plugin's descriptor (see stoa_plugin.h)".to_string(),
+        ),
+    };
+    Diagnostic::error(message).with_hint(hint)
+}

@@ -1,0 +1,172 @@
+//! Support for [`crate::export_plugin!`]; not a public API.
+//!
+//! This module holds every unsafe line of the SDK: the `extern "C"` shims
+//! whose addresses go into the descriptor, and the static descriptor itself.
+//! They are generic over the plugin type, so the macro's expansion in the
+//! plugin crate contains no `unsafe` block at all.
+
+use crate::abi::{ABI_VERSION, STATUS_BAD_INPUT, StoaBuffer, StoaPluginV1};
+use crate::hooks::{self, Answer};
+use crate::{Plugin, TREE_VERSION};
+use std::ffi::CString;
+use std::panic::catch_unwind;
+
+/// Implemented by `export_plugin!` for the plugin type: where its single
+/// value and its descriptor live (statics in the plugin crate).
+pub trait Exported: Plugin {
+    /// The plugin value, made on first use.
+    fn instance() -> &'static Self;
+    /// The descriptor, made on first use.
+    fn entry() -> &'static Entry;
+}
+
+/// The descriptor and the C strings it points into.
+pub struct Entry {
+    descriptor: StoaPluginV1,
+    // Owned here so that the descriptor's `name` and `version` stay valid;
+    // a CString's bytes do not move when the CString does.
+    _name: CString,
+    _version: CString,
+}
+
+// SAFETY: the raw pointers in `descriptor` point into `_name` and `_version`
+// of the same value, which are never mutated; function pointers are plain
+// code addresses. Sharing an `&Entry` between threads only reads them.
+unsafe impl Sync for Entry {}
+// SAFETY: as above; moving the value moves no pointee (the CStrings' bytes
+// are on the heap).
+unsafe impl Send for Entry {}
+
+impl Entry {
+    /// The descriptor for plugin `P`. Panics if its name or version holds a
+    /// NUL byte; [`descriptor`] turns that into a null return.
+    pub fn new<P: Exported>() -> Entry {
+        let name = CString::new(P::NAME).expect("Plugin::NAME holds a NUL byte");
+        let version = CString::new(P::VERSION).expect("Plugin::VERSION holds a NUL byte");
+        let descriptor = StoaPluginV1 {
+            abi_version: ABI_VERSION,
+            tree_version: TREE_VERSION,
+            name: name.as_ptr(),
+            version: version.as_ptr(),
+            transform: P::HOOKS.transform.then_some(transform::<P> as _),
+            finish: P::HOOKS.finish.then_some(finish::<P> as _),
+            styles: P::HOOKS.styles.then_some(styles::<P> as _),
+            free_buffer: Some(free_buffer),
+        };
+        Entry {
+            descriptor,
+            _name: name,
+            _version: version,
+        }
+    }
+}
+
+/// What `stoa_plugin_v1` returns: the descriptor, or null if making it
+/// panicked (the host then reports a broken plugin).
+pub fn descriptor<P: Exported>() -> *const StoaPluginV1 {
+    match catch_unwind(P::entry) {
+        Ok(entry) => &entry.descriptor,
+        Err(_) => std::ptr::null(),
+    }
+}
+
+/// The `transform` hook of plugin `P`.
+///
+/// # Safety
+/// `input` points to `input_len` readable bytes (or is null with length 0)
+/// and `output` to a writable [`StoaBuffer`], as `stoa_plugin.h` requires.
+pub unsafe extern "C" fn transform<P: Exported>(
+    input: *const u8,
+    input_len: usize,
+    output: *mut StoaBuffer,
+) -> i32 {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { shim(input, input_len, output, "transform", hooks::transform::<P>) }
+}
+
+/// The `finish` hook of plugin `P`.
+///
+/// # Safety
+/// As for [`transform`].
+pub unsafe extern "C" fn finish<P: Exported>(
+    input: *const u8,
+    input_len: usize,
+    output: *mut StoaBuffer,
+) -> i32 {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { shim(input, input_len, output, "finish", hooks::finish::<P>) }
+}
+
+/// The `styles` hook of plugin `P`.
+///
+/// # Safety
+/// As for [`transform`].
+pub unsafe extern "C" fn styles<P: Exported>(
+    input: *const u8,
+    input_len: usize,
+    output: *mut StoaBuffer,
+) -> i32 {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { shim(input, input_len, output, "styles", hooks::styles::<P>) }
+}
+
+/// Frees a buffer a hook of this plugin returned.
+///
+/// # Safety
+/// `buffer` was written by one of this library's hooks and not freed yet.
+pub unsafe extern "C" fn free_buffer(buffer: StoaBuffer) {
+    if buffer.ptr.is_null() {
+        return;
+    }
+    let slice = std::ptr::slice_from_raw_parts_mut(buffer.ptr, buffer.len);
+    // SAFETY: `write_output` made this pointer and length from a
+    // `Box<[u8]>` with `Box::into_raw`; the contract says it is freed once.
+    drop(unsafe { Box::from_raw(slice) });
+}
+
+/// Reads the input, runs the hook on the plugin's value with panics caught,
+/// and writes the answer.
+///
+/// # Safety
+/// As for [`transform`].
+unsafe fn shim<P: Exported>(
+    input: *const u8,
+    input_len: usize,
+    output: *mut StoaBuffer,
+    hook_name: &str,
+    hook: fn(&P, &[u8]) -> Answer,
+) -> i32 {
+    if output.is_null() {
+        return STATUS_BAD_INPUT;
+    }
+    let input: &[u8] = if input.is_null() || input_len == 0 {
+        &[]
+    } else {
+        // SAFETY: the caller guarantees `input_len` readable bytes at
+        // `input`, unchanged for the duration of the call.
+        unsafe { std::slice::from_raw_parts(input, input_len) }
+    };
+    // Making the plugin value runs its constructor: guard it too.
+    let run = || hooks::guarded(hook_name, || hook(P::instance(), input));
+    let (status, body) = crate::wire::with_deep_stack(run);
+    // SAFETY: `output` is non-null and writable per the caller's contract.
+    unsafe { write_output(output, body) };
+    status
+}
+
+/// Hands `body` to the host; [`free_buffer`] takes it back.
+///
+/// # Safety
+/// `output` is non-null and writable.
+unsafe fn write_output(output: *mut StoaBuffer, body: Vec<u8>) {
+    let buffer = if body.is_empty() {
+        StoaBuffer::EMPTY
+    } else {
+        let len = body.len();
+        let ptr = Box::into_raw(body.into_boxed_slice()).cast::<u8>();
+        StoaBuffer { ptr, len }
+    };
+    // SAFETY: per this function's contract. `write` because the host's
+    // value there need not be dropped (it is plain data).
+    unsafe { output.write(buffer) };
+}

@@ -1,0 +1,224 @@
+//! The safe half of the exported hooks: read the JSON input, call the
+//! plugin, write the JSON output, and never let a panic escape.
+
+use crate::abi::{STATUS_BAD_INPUT, STATUS_ERROR, STATUS_OK, STATUS_PANIC};
+use crate::wire::{self, FailureOutput, FinishOutput, StylesOutput, TransformOutput};
+use crate::{Context, Plugin, PluginDiagnostic, PluginError, TREE_VERSION};
+use std::borrow::Cow;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// A hook's answer: a status code and the JSON to hand back.
+pub(crate) type Answer = (i32, Vec<u8>);
+
+/// Runs `hook` and turns a panic into a [`STATUS_PANIC`] answer, so that no
+/// unwinding ever reaches the `extern "C"` frame (which would abort stoa).
+pub(crate) fn guarded(hook_name: &str, hook: impl FnOnce() -> Answer) -> Answer {
+    match catch_unwind(AssertUnwindSafe(hook)) {
+        Ok(answer) => answer,
+        Err(payload) => {
+            let why = panic_message(payload.as_ref());
+            let diagnostic = PluginDiagnostic::error(format!("panicked in `{hook_name}`: {why}"))
+                .with_hint("this is a bug in the plugin: report it to its author");
+            // Serializing a plain diagnostic cannot panic; if it did, the
+            // empty answer still says STATUS_PANIC.
+            let body = catch_unwind(|| failure(vec![diagnostic])).unwrap_or_default();
+            (STATUS_PANIC, body)
+        }
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s
+    } else {
+        "a panic without a message"
+    }
+}
+
+pub(crate) fn transform<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
+    let input: wire::TransformInput = match read(input) {
+        Ok(input) => input,
+        Err(answer) => return answer,
+    };
+    let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id);
+    let mut chapter = input.chapter.into_owned();
+    let ctx = ctx.for_chapter(chapter.slug.clone());
+    let result = plugin.transform(&mut chapter, &ctx);
+    let output = |diagnostics| TransformOutput {
+        chapter: Cow::Borrowed(&chapter),
+        diagnostics,
+    };
+    answer(result, ctx.into_diagnostics(), output)
+}
+
+pub(crate) fn finish<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
+    let input: wire::FinishInput = match read(input) {
+        Ok(input) => input,
+        Err(answer) => return answer,
+    };
+    let mut book = input.book.into_owned();
+    let ctx = Context::new(input.config.into_owned(), input.lang, book.id.clone());
+    let result = plugin.finish(&mut book, &ctx);
+    let output = |diagnostics| FinishOutput {
+        book: Cow::Borrowed(&book),
+        diagnostics,
+    };
+    answer(result, ctx.into_diagnostics(), output)
+}
+
+pub(crate) fn styles<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
+    let input: wire::StylesInput = match read(input) {
+        Ok(input) => input,
+        Err(answer) => return answer,
+    };
+    let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id);
+    let code = plugin.styles(input.format, &ctx);
+    let output = |diagnostics| StylesOutput { code, diagnostics };
+    answer(Ok(()), ctx.into_diagnostics(), output)
+}
+
+/// Reads a hook's input, refusing a tree version this SDK was not built for.
+fn read<T: serde::de::DeserializeOwned + HasTreeVersion>(input: &[u8]) -> Result<T, Answer> {
+    let input: T = wire::from_slice(input).map_err(|e| {
+        let d = PluginDiagnostic::error(format!("could not read stoa's input: {e}"));
+        (STATUS_BAD_INPUT, failure(vec![d]))
+    })?;
+    if input.tree_version() != TREE_VERSION {
+        let d = PluginDiagnostic::error(format!(
+            "stoa sends tree version {}, this plugin reads version {TREE_VERSION}",
+            input.tree_version()
+        ))
+        .with_hint("rebuild the plugin against the stoa-sdk of this stoa");
+        return Err((STATUS_BAD_INPUT, failure(vec![d])));
+    }
+    Ok(input)
+}
+
+/// The answer for a hook's result: its output, or a failure carrying the
+/// error after whatever the hook reported.
+fn answer<O: serde::Serialize>(
+    result: Result<(), PluginError>,
+    mut diagnostics: Vec<PluginDiagnostic>,
+    output: impl FnOnce(Vec<PluginDiagnostic>) -> O,
+) -> Answer {
+    match result {
+        Ok(()) => match wire::to_vec(&output(diagnostics)) {
+            Ok(json) => (STATUS_OK, json),
+            Err(e) => {
+                let d = PluginDiagnostic::error(format!("could not write the output: {e}"));
+                (STATUS_PANIC, failure(vec![d]))
+            }
+        },
+        Err(e) => {
+            let mut d = PluginDiagnostic::error(e.message());
+            d.hint = e.hint().map(str::to_string);
+            diagnostics.push(d);
+            (STATUS_ERROR, failure(diagnostics))
+        }
+    }
+}
+
+fn failure(diagnostics: Vec<PluginDiagnostic>) -> Vec<u8> {
+    wire::to_vec(&FailureOutput { diagnostics }).unwrap_or_default()
+}
+
+/// The inputs all carry the host's tree version.
+pub(crate) trait HasTreeVersion {
+    fn tree_version(&self) -> u32;
+}
+
+macro_rules! has_tree_version {
+    ($($t:ident),*) => {$(
+        impl HasTreeVersion for wire::$t<'_> {
+            fn tree_version(&self) -> u32 {
+                self.tree_version
+            }
+        }
+    )*};
+}
+has_tree_version!(TransformInput, FinishInput, StylesInput);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Chapter, Format};
+    use serde_json::json;
+
+    #[derive(Default)]
+    struct Boom;
+
+    impl Plugin for Boom {
+        const NAME: &'static str = "boom";
+        const VERSION: &'static str = "0.0.1";
+        fn transform(&self, _: &mut Chapter, ctx: &Context) -> Result<(), PluginError> {
+            ctx.warn("about to fail");
+            match ctx.config()["how"].as_str() {
+                Some("panic") => panic!("kaboom"),
+                Some("error") => Err(PluginError::new("bad word").with_hint("remove it")),
+                _ => Ok(()),
+            }
+        }
+    }
+
+    fn input(how: &str) -> Vec<u8> {
+        let chapter = Chapter {
+            slug: "a".into(),
+            ..Chapter::default()
+        };
+        serde_json::to_vec(&json!({
+            "tree_version": TREE_VERSION, "config": {"how": how}, "lang": "en",
+            "book_id": "b", "chapter": chapter,
+        }))
+        .unwrap()
+    }
+
+    fn diagnostics(body: &[u8]) -> Vec<PluginDiagnostic> {
+        wire::from_slice::<FailureOutput>(body).unwrap().diagnostics
+    }
+
+    #[test]
+    fn a_panic_becomes_a_status_with_its_message() {
+        let (status, body) = guarded("transform", || transform(&Boom, &input("panic")));
+        assert_eq!(status, STATUS_PANIC);
+        let d = diagnostics(&body);
+        assert!(
+            d[0].message.contains("panicked in `transform`: kaboom"),
+            "{d:?}"
+        );
+    }
+
+    #[test]
+    fn an_error_keeps_what_was_reported_before() {
+        let (status, body) = transform(&Boom, &input("error"));
+        assert_eq!(status, STATUS_ERROR);
+        let d = diagnostics(&body);
+        assert_eq!(d[0].message, "about to fail");
+        assert_eq!(d[0].chapter.as_deref(), Some("a"));
+        assert_eq!(
+            (d[1].message.as_str(), d[1].hint.as_deref()),
+            ("bad word", Some("remove it"))
+        );
+    }
+
+    #[test]
+    fn another_tree_version_is_refused() {
+        let mut v: serde_json::Value = serde_json::from_slice(&input("ok")).unwrap();
+        v["tree_version"] = json!(TREE_VERSION + 1);
+        let (status, body) = transform(&Boom, &serde_json::to_vec(&v).unwrap());
+        assert_eq!(status, STATUS_BAD_INPUT);
+        assert!(diagnostics(&body)[0].message.contains("tree version"));
+    }
+
+    #[test]
+    fn malformed_input_is_refused() {
+        let (status, _) = styles(&Boom, b"{\"tree_version\":");
+        assert_eq!(status, STATUS_BAD_INPUT);
+        let ok = json!({"tree_version": TREE_VERSION, "config": {}, "lang": "en",
+            "book_id": "b", "format": Format::Pdf});
+        let (status, body) = styles(&Boom, &serde_json::to_vec(&ok).unwrap());
+        assert_eq!(status, STATUS_OK);
+        assert_eq!(wire::from_slice::<StylesOutput>(&body).unwrap().code, "");
+    }
+}
