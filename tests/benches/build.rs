@@ -44,8 +44,33 @@ fn editions() -> Vec<stoa_book::Edition> {
 }
 
 fn build(formats: Vec<Format>, out: PathBuf) {
+    build_books(repo_root().join("books"), formats, out);
+}
+
+/// A copy of books/ with the example plugin enabled on every book, for the
+/// cost of plugins; the plugin is looked for next to this bench's binaries.
+fn books_with_plugin(dir: &std::path::Path) -> PathBuf {
+    let books = dir.join("books");
+    stoa_tests::copy_dir(&repo_root().join("books"), &books);
+    for book in stoa_book::discover(&books).expect("books") {
+        let path = book.join("book.toml");
+        let mut text = std::fs::read_to_string(&path).expect("book.toml");
+        if !text.contains("[plugins.example]") {
+            text.push_str("\n[plugins.example]\nword = \"the\"\n");
+        }
+        std::fs::write(path, text).expect("write book.toml");
+    }
+    books
+}
+
+fn build_books(books_dir: PathBuf, formats: Vec<Format>, out: PathBuf) {
+    let exe = std::env::current_exe().expect("bench path");
+    let profile_dir = exe
+        .parent()
+        .and_then(std::path::Path::parent)
+        .map(std::path::Path::to_path_buf);
     let options = BuildOptions {
-        books_dir: repo_root().join("books"),
+        books_dir,
         themes_dir: repo_root().join("themes"),
         out_dir: out,
         books: Vec::new(),
@@ -57,7 +82,7 @@ fn build(formats: Vec<Format>, out: PathBuf) {
         site: false,
         plugin_dirs: Vec::new(),
         plugin_path: None,
-        exe_dir: None,
+        exe_dir: profile_dir,
     };
     let report = stoa_build::build(&options, &|_| {});
     assert!(report.ok(), "{:?}", report.errors);
