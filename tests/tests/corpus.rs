@@ -23,8 +23,6 @@ const LANGS: [&str; 2] = ["en", "pt-BR"];
 /// Keys allowed in a post's front matter.
 const FRONT_MATTER_KEYS: [&str; 4] = ["title", "date", "tags", "summary"];
 
-/// Keys allowed at the top level of a `book.toml`.
-
 // ---------------------------------------------------------------------------
 // Locations
 
