@@ -72,6 +72,10 @@ pub struct Builder<'a> {
     stack: Vec<Frame>,
     ids: IdSet,
     out: Parsed,
+    /// Footnote references and definitions with their offsets, to warn
+    /// about notes that are never defined or never used.
+    note_refs: Vec<(String, usize)>,
+    note_defs: Vec<(String, usize)>,
 }
 
 impl<'a> Builder<'a> {
@@ -86,6 +90,8 @@ impl<'a> Builder<'a> {
             }],
             ids: IdSet::default(),
             out: Parsed::default(),
+            note_refs: Vec::new(),
+            note_defs: Vec::new(),
         }
     }
 
@@ -110,15 +116,70 @@ impl<'a> Builder<'a> {
         };
         flush(&mut blocks, pending);
         bind_all(&mut blocks);
+        self.check_notes();
         self.out.blocks = blocks;
         self.out
+    }
+
+    /// pulldown-cmark leaves a reference to a note that is never defined as
+    /// the text `[^label]`; remember where, to warn about it.
+    fn undefined_note(&mut self, offset: usize) {
+        let rest = &self.body[offset..];
+        let Some(after) = rest.strip_prefix("[^") else {
+            return;
+        };
+        let Some(end) = after.find(']') else { return };
+        let label = &after[..end];
+        let in_code = matches!(
+            self.stack.last(),
+            Some(Frame::Code { .. } | Frame::Html { .. })
+        );
+        if !label.is_empty() && !label.contains(char::is_whitespace) && !in_code {
+            self.note_refs.push((label.to_string(), offset));
+        }
+    }
+
+    /// Warns about references to notes that are never defined (printed as
+    /// written) and definitions that nothing refers to (not printed).
+    fn check_notes(&mut self) {
+        for (label, offset) in &self.note_refs {
+            if !self.note_defs.iter().any(|(l, _)| l == label) {
+                let pos = self.lines.pos(*offset);
+                self.out.diagnostics.push(
+                    Diagnostic::warning(format!(
+                        "the note `[^{label}]` is never defined; it is printed as written"
+                    ))
+                    .at(pos.line, pos.column)
+                    .with_hint(format!(
+                        "add a line `[^{label}]: …` with the note, or remove the reference"
+                    )),
+                );
+            }
+        }
+        for (label, offset) in &self.note_defs {
+            if !self.note_refs.iter().any(|(l, _)| l == label) {
+                let pos = self.lines.pos(*offset);
+                self.out.diagnostics.push(
+                    Diagnostic::warning(format!(
+                        "the note `[^{label}]` is defined but never referred to; it is left out"
+                    ))
+                    .at(pos.line, pos.column)
+                    .with_hint(format!(
+                        "refer to it with `[^{label}]` in the text, or remove it"
+                    )),
+                );
+            }
+        }
     }
 
     fn event(&mut self, event: Event<'_>, range: Range<usize>) {
         match event {
             Event::Start(tag) => self.start(tag, range),
             Event::End(end) => self.end(end),
-            Event::Text(text) => self.text(&text),
+            Event::Text(text) => {
+                self.undefined_note(range.start);
+                self.text(&text)
+            }
             Event::Code(code) => self.inline(Inline::Code {
                 text: code.to_string(),
             }),
@@ -131,9 +192,12 @@ impl<'a> Builder<'a> {
                 RawHtml::Comment => {}
                 RawHtml::Text(text) => self.inline(Inline::text(text)),
             },
-            Event::FootnoteReference(label) => self.inline(Inline::FootnoteRef {
-                label: label.to_string(),
-            }),
+            Event::FootnoteReference(label) => {
+                self.note_refs.push((label.to_string(), range.start));
+                self.inline(Inline::FootnoteRef {
+                    label: label.to_string(),
+                })
+            }
             Event::SoftBreak => self.inline(Inline::SoftBreak),
             Event::HardBreak => self.inline(Inline::LineBreak),
             Event::Rule => self.block(Block::Rule),
@@ -174,9 +238,12 @@ impl<'a> Builder<'a> {
                 loose: false,
             },
             Tag::Item => blocks(BlocksKind::Item { checked: None }),
-            Tag::FootnoteDefinition(label) => blocks(BlocksKind::Footnote {
-                label: label.to_string(),
-            }),
+            Tag::FootnoteDefinition(label) => {
+                self.note_defs.push((label.to_string(), range.start));
+                blocks(BlocksKind::Footnote {
+                    label: label.to_string(),
+                })
+            }
             Tag::Table(aligns) => Frame::Table {
                 align: aligns.into_iter().map(align).collect(),
                 head: Vec::new(),

@@ -163,3 +163,25 @@ fn empty_body_is_empty() {
     assert!(parse("", 1).blocks.is_empty());
     assert!(parse("\n\n", 1).blocks.is_empty());
 }
+
+#[test]
+fn undefined_and_unused_notes_are_warnings_with_lines() {
+    let parsed = parse(
+        "One[^a] two[^missing].\n\n[^a]: used\n\n[^spare]: unused\n",
+        4,
+    );
+    let messages: Vec<String> = parsed
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{} {}", d.line.unwrap(), d.column.unwrap(), d.message))
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages[0].starts_with("4:12 the note `[^missing]` is never defined"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].starts_with("8:1 the note `[^spare]` is defined but never referred to"),
+        "{messages:?}"
+    );
+}
