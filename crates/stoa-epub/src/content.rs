@@ -1,9 +1,117 @@
 //! Blocks and inlines to XHTML. Footnotes without a plugin become the
-//! chapter's endnotes, numbered in the order they are first referenced.
+//! chapter's endnotes, numbered in the order they are first referenced; the
+//! footnotes plugin's settings (`plugin_data["footnotes"]`, see
+//! docs/footnotes.md) place them as pop-up asides after the block that
+//! references them, or in a notes chapter, numbered per post or through the book.
 
+use crate::targets::Targets;
 use crate::xml::Xml;
 use std::collections::BTreeMap;
-use stoa_doc::{Align, Attrs, Block, Inline, Labels, ListItem};
+use stoa_doc::{Align, Attrs, Block, Book, Chapter, Inline, Labels, ListItem};
+
+/// Where a chapter's notes go.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Placement {
+    /// An endnotes section at the end of the chapter (the default).
+    #[default]
+    Endnotes,
+    /// `footnote` asides after the block that references them.
+    Footnotes,
+    /// In the notes chapter, the file named here, under the chapter's heading.
+    Collected {
+        /// The notes chapter's file.
+        file: String,
+    },
+}
+
+/// How a chapter's notes are placed and numbered.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NoteSetup {
+    /// Where the notes go.
+    pub placement: Placement,
+    /// Notes numbered before this chapter (continuous numbering).
+    pub offset: usize,
+    /// Prefix of the notes' ids in the notes chapter (the chapter's slug).
+    pub slug: String,
+}
+
+/// The notes chapter the footnotes plugin added, if any.
+fn collector(book: &Book) -> Option<&Chapter> {
+    book.chapters.iter().find(|c| stoa_doc::collects_notes(c))
+}
+
+/// How `chapter` of `book` places and numbers its notes.
+pub fn note_setup(book: &Book, chapter: &Chapter) -> NoteSetup {
+    let mut setup = NoteSetup {
+        slug: chapter.slug.clone(),
+        ..NoteSetup::default()
+    };
+    let Some((mode, continuous)) = stoa_doc::note_mode(chapter) else {
+        return setup;
+    };
+    setup.placement = match (mode, collector(book)) {
+        ("footnotes", _) => Placement::Footnotes,
+        ("notes-chapter", Some(notes)) => Placement::Collected {
+            file: crate::chapter_file(&notes.slug),
+        },
+        _ => Placement::Endnotes,
+    };
+    if continuous {
+        setup.offset = book
+            .chapters
+            .iter()
+            .take_while(|c| !std::ptr::eq(*c, chapter))
+            .filter(|c| stoa_doc::note_mode(c).is_some() && !stoa_doc::collects_notes(c))
+            .map(|c| note_count(&book.labels, c))
+            .sum();
+    }
+    setup
+}
+
+/// How many notes a chapter numbers.
+fn note_count(labels: &Labels, chapter: &Chapter) -> usize {
+    let mut scratch = Xml::new();
+    let mut r = Renderer::new(labels, &chapter.blocks);
+    r.blocks(&chapter.blocks, &mut scratch);
+    r.note_items(&mut scratch);
+    r.order.len()
+}
+
+/// The notes chapter's content: under a heading per post, the notes of
+/// every post that sends its notes there, each linking back to its reference.
+pub fn collected_notes(book: &Book, x: &mut Xml) {
+    let Some(notes) = collector(book) else {
+        return;
+    };
+    let file = crate::chapter_file(&notes.slug);
+    for chapter in &book.chapters {
+        let mut setup = note_setup(book, chapter);
+        if setup.placement != (Placement::Collected { file: file.clone() }) {
+            continue;
+        }
+        let mut r = Renderer::new(&book.labels, &chapter.blocks);
+        setup.slug.clone_from(&chapter.slug);
+        r.setup = setup;
+        r.back_file = crate::chapter_file(&chapter.slug);
+        let mut scratch = Xml::new();
+        r.blocks(&chapter.blocks, &mut scratch);
+        if r.order.is_empty() {
+            continue;
+        }
+        let heading = format!("{}-notes", chapter.slug);
+        x.open(
+            "section",
+            &[("class", "collected-notes"), ("aria-labelledby", &heading)],
+        );
+        let href = crate::chapter_file(&chapter.slug);
+        x.open("h2", &[("id", &heading)])
+            .element("a", &[("href", &href)], &chapter.title)
+            .close()
+            .newline();
+        r.note_items(x);
+        x.close().newline();
+    }
+}
 
 /// Renders one chapter's blocks; `notes` collects its footnotes.
 pub struct Renderer<'a> {
@@ -13,6 +121,17 @@ pub struct Renderer<'a> {
     order: Vec<String>,
     /// How many times each label has been referenced.
     refs: BTreeMap<String, usize>,
+    /// Where the notes go and how they are numbered.
+    setup: NoteSetup,
+    /// Footnotes referenced but not yet written (indices into `order`).
+    pending: Vec<usize>,
+    /// How many lists and quotes the writer is in: asides wait until it is out.
+    hold: usize,
+    /// The file of the references, for backlinks from the notes chapter.
+    back_file: String,
+    /// The book's ids and the file being written, to resolve `#id` links
+    /// into other chapters.
+    targets: Option<(&'a Targets, String)>,
 }
 
 impl<'a> Renderer<'a> {
@@ -25,7 +144,33 @@ impl<'a> Renderer<'a> {
             definitions,
             order: Vec::new(),
             refs: BTreeMap::new(),
+            setup: NoteSetup::default(),
+            pending: Vec::new(),
+            hold: 0,
+            back_file: String::new(),
+            targets: None,
         }
+    }
+
+    /// Resolves `#id` links whose id is in another chapter of the book;
+    /// `file` is the chapter being written.
+    pub fn with_targets(mut self, targets: &'a Targets, file: String) -> Self {
+        self.targets = Some((targets, file));
+        self
+    }
+
+    /// `url` as written in the current file (see [`Targets::href`]).
+    fn href<'u>(&self, url: &'u str) -> std::borrow::Cow<'u, str> {
+        match &self.targets {
+            Some((targets, file)) => targets.href(url, file),
+            None => url.into(),
+        }
+    }
+
+    /// Places and numbers the notes as `setup` says.
+    pub fn with_notes(mut self, setup: NoteSetup) -> Self {
+        self.setup = setup;
+        self
     }
 
     /// The blocks, then the endnotes if any were referenced.
@@ -38,6 +183,9 @@ impl<'a> Renderer<'a> {
         for block in blocks {
             self.block(block, x);
             x.newline();
+            if self.hold == 0 {
+                self.footnotes(x);
+            }
         }
     }
 
@@ -61,7 +209,9 @@ impl<'a> Renderer<'a> {
             } => self.list(*start, *tight, items, x),
             Block::Quote { blocks } => {
                 x.open("blockquote", &[]);
+                self.hold += 1;
                 self.blocks(blocks, x);
+                self.hold -= 1;
                 x.close();
             }
             Block::Code { lang, text } => {
@@ -75,6 +225,9 @@ impl<'a> Renderer<'a> {
             }
             // Definitions are printed with the endnotes, where they are numbered.
             Block::FootnoteDef { .. } => {}
+            Block::Div { class, attrs, .. } if is_definition_list(block) => {
+                self.definition_list(class, attrs, block, x)
+            }
             Block::Div {
                 class,
                 attrs,
@@ -100,6 +253,7 @@ impl<'a> Renderer<'a> {
             (Some(_), None) => x.open("ol", &[(class, "loose")]),
             (None, _) => x.open("ul", &[(class, "loose")]),
         };
+        self.hold += 1;
         for item in items {
             x.open("li", &[]);
             if let Some(checked) = item.checked {
@@ -126,6 +280,7 @@ impl<'a> Renderer<'a> {
             }
             x.close().newline();
         }
+        self.hold -= 1;
         x.close();
     }
 
@@ -182,7 +337,8 @@ impl<'a> Renderer<'a> {
                 content,
             } => {
                 let title_attr = if title.is_empty() { "" } else { "title" };
-                self.wrapped("a", &[("href", url), (title_attr, title)], content, x);
+                let href = self.href(url).into_owned();
+                self.wrapped("a", &[("href", &href), (title_attr, title)], content, x);
             }
             Inline::Image { url, alt, title } => {
                 let title_attr = if title.is_empty() { "" } else { "title" };
@@ -194,6 +350,37 @@ impl<'a> Renderer<'a> {
             }
             Inline::SoftBreak => {
                 x.text("\n");
+            }
+            // A span of a link-like class around one link is that link, with
+            // the span's class and attributes (a glossary reference is an
+            // `<a epub:type="noteref">` so that reading systems pop it up).
+            Inline::Span {
+                class,
+                attrs,
+                content,
+            } if LINK_SPANS.contains(&class.as_str())
+                && matches!(content.as_slice(), [Inline::Link { .. }]) =>
+            {
+                let [
+                    Inline::Link {
+                        url,
+                        title,
+                        content,
+                    },
+                ] = content.as_slice()
+                else {
+                    unreachable!("matched above")
+                };
+                let mut attrs = html_attrs(class, attrs);
+                attrs.push(("href".into(), self.href(url).into_owned()));
+                if !title.is_empty() {
+                    attrs.push(("title".into(), title.clone()));
+                }
+                let attrs: Vec<(&str, &str)> = attrs
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.as_str()))
+                    .collect();
+                self.wrapped("a", &attrs, content, x);
             }
             Inline::Span {
                 class,
@@ -208,6 +395,41 @@ impl<'a> Renderer<'a> {
                 self.wrapped("span", &attrs, content, x);
             }
         }
+    }
+
+    /// A `glossary-list` div as `<dl>`: its `glossary-term` divs become
+    /// `<dt><dfn>` and its `glossary-def` divs `<dd>`, keeping class and
+    /// attributes (ids, `epub:type`). Footnote asides wait until after the list.
+    fn definition_list(&mut self, class: &str, attrs: &Attrs, block: &Block, x: &mut Xml) {
+        let Block::Div { blocks, .. } = block else {
+            return;
+        };
+        open_with(x, "dl", &html_attrs(class, attrs));
+        x.newline();
+        self.hold += 1;
+        for child in blocks {
+            let Block::Div {
+                class,
+                attrs,
+                blocks,
+            } = child
+            else {
+                continue;
+            };
+            let term = class == "glossary-term";
+            open_with(x, if term { "dt" } else { "dd" }, &html_attrs(class, attrs));
+            match blocks.as_slice() {
+                [Block::Paragraph { content }] if term => {
+                    x.open("dfn", &[]);
+                    self.inlines(content, x);
+                    x.close();
+                }
+                blocks => self.blocks(blocks, x),
+            }
+            x.close().newline();
+        }
+        self.hold -= 1;
+        x.close();
     }
 
     fn wrapped(
@@ -231,16 +453,20 @@ impl<'a> Renderer<'a> {
         }
         if !self.order.iter().any(|l| l == label) {
             self.order.push(label.to_string());
+            self.pending.push(self.order.len() - 1);
         }
         let number = self
             .order
             .iter()
             .position(|l| l == label)
-            .map_or(0, |i| i + 1);
+            .map_or(0, |i| i + 1 + self.setup.offset);
         let count = self.refs.entry(label.to_string()).or_default();
         *count += 1;
         let id = ref_id(number, *count);
-        let href = format!("#note-{number}");
+        let href = match &self.setup.placement {
+            Placement::Collected { file } => format!("{file}#{}", self.note_id(number)),
+            _ => format!("#{}", self.note_id(number)),
+        };
         x.open("sup", &[])
             .open(
                 "a",
@@ -256,7 +482,81 @@ impl<'a> Renderer<'a> {
             .close();
     }
 
+    /// The id of note `number`: unique in the chapter, or in the notes chapter.
+    fn note_id(&self, number: usize) -> String {
+        match self.setup.placement {
+            Placement::Collected { .. } => format!("{}-note-{number}", self.setup.slug),
+            _ => format!("note-{number}"),
+        }
+    }
+
+    /// The footnotes referenced so far and not yet written, as asides: after
+    /// the block that references them, in the same document, so that
+    /// reading systems show them as pop-ups (docs/footnotes.md).
+    fn footnotes(&mut self, x: &mut Xml) {
+        if self.setup.placement != Placement::Footnotes {
+            return;
+        }
+        // A note may reference another note: it joins the queue.
+        while !self.pending.is_empty() {
+            let i = self.pending.remove(0);
+            let label = self.order[i].clone();
+            let number = i + 1 + self.setup.offset;
+            let blocks = self.definitions.get(&label).cloned().unwrap_or_default();
+            let id = self.note_id(number);
+            x.open(
+                "aside",
+                &[
+                    ("id", &id),
+                    ("class", "footnote"),
+                    ("epub:type", "footnote"),
+                    ("role", "doc-footnote"),
+                ],
+            );
+            let back = format!("#{}", ref_id(number, 1));
+            let title = self.labels.back_to_text.clone();
+            let mark = |x: &mut Xml| {
+                x.open(
+                    "a",
+                    &[
+                        ("class", "note-number"),
+                        ("href", &back),
+                        ("role", "doc-backlink"),
+                        ("title", &title),
+                    ],
+                )
+                .text(&format!("{number}."))
+                .close()
+                .text(" ");
+            };
+            self.hold += 1;
+            match blocks.split_first() {
+                Some((Block::Paragraph { content }, rest)) => {
+                    x.open("p", &[]);
+                    mark(x);
+                    self.inlines(content, x);
+                    x.close().newline();
+                    self.blocks(rest, x);
+                }
+                _ => {
+                    x.open("p", &[]);
+                    mark(x);
+                    x.close().newline();
+                    self.blocks(&blocks, x);
+                }
+            }
+            self.hold -= 1;
+            x.close().newline();
+        }
+    }
+
     fn endnotes(&mut self, x: &mut Xml) {
+        match self.setup.placement {
+            Placement::Footnotes => return self.footnotes(x),
+            // The notes chapter writes them.
+            Placement::Collected { .. } => return,
+            Placement::Endnotes => {}
+        }
         if self.order.is_empty() {
             return;
         }
@@ -269,17 +569,25 @@ impl<'a> Renderer<'a> {
             ],
         );
         x.element("h2", &[], &self.labels.notes.clone()).newline();
-        x.open("ol", &[]);
+        self.note_items(x);
+        x.close();
+    }
+
+    /// The numbered list of the notes, each linking back to its first reference.
+    fn note_items(&mut self, x: &mut Xml) {
+        let start = (self.setup.offset + 1).to_string();
+        let start_attr = if self.setup.offset > 0 { "start" } else { "" };
+        x.open("ol", &[(start_attr, &start)]);
         // A note may reference another note, so the list can grow while we write it.
         let mut i = 0;
         while i < self.order.len() {
             let label = self.order[i].clone();
-            let number = i + 1;
+            let number = i + 1 + self.setup.offset;
             let blocks = self.definitions.get(&label).cloned().unwrap_or_default();
-            let id = format!("note-{number}");
+            let id = self.note_id(number);
             x.open("li", &[("id", &id), ("epub:type", "endnote")]);
             self.blocks(&blocks, x);
-            let back = format!("#{}", ref_id(number, 1));
+            let back = format!("{}#{}", self.back_file, ref_id(number, 1));
             x.open("p", &[("class", "backlink")])
                 .open(
                     "a",
@@ -295,7 +603,7 @@ impl<'a> Renderer<'a> {
             x.close().newline();
             i += 1;
         }
-        x.close().close();
+        x.close();
     }
 }
 
@@ -323,6 +631,26 @@ fn collect_definitions(blocks: &[Block], out: &mut BTreeMap<String, Vec<Block>>)
             _ => {}
         }
     }
+}
+
+/// Classes of spans that, around a single link, are written as that link.
+const LINK_SPANS: &[&str] = &["glossary-ref"];
+
+/// Whether `block` is a `glossary-list` div holding only `glossary-term`
+/// and `glossary-def` divs: the EPUB writes it as a definition list.
+fn is_definition_list(block: &Block) -> bool {
+    matches!(block, Block::Div { class, blocks, .. } if class == "glossary-list"
+        && !blocks.is_empty()
+        && blocks.iter().all(|b| matches!(b, Block::Div { class, .. }
+            if class == "glossary-term" || class == "glossary-def")))
+}
+
+fn open_with(x: &mut Xml, tag: &'static str, attrs: &[(String, String)]) {
+    let attrs: Vec<(&str, &str)> = attrs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    x.open(tag, &attrs);
 }
 
 /// Heading levels inside a chapter start at 2: the chapter title is the h1.

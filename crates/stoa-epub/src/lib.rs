@@ -4,6 +4,7 @@
 mod content;
 mod normalize;
 mod pages;
+mod targets;
 mod xml;
 
 use epub_builder::{
@@ -72,6 +73,9 @@ fn build(req: &EpubRequest) -> epub_builder::Result<Vec<u8>> {
         }
         if i == 0 {
             content = content.reftype(ReferenceType::Text);
+        }
+        if chapter.kind == ChapterKind::Notes {
+            content = content.reftype(ReferenceType::Notes);
         }
         if chapter.kind == ChapterKind::Appendix && chapter.slug.contains("glossar") {
             content = content.reftype(ReferenceType::Glossary);

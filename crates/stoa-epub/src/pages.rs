@@ -101,7 +101,14 @@ pub fn chapter(book: &Book, chapter: &Chapter) -> String {
             .close();
     }
     x.close().newline();
-    Renderer::new(&book.labels, &chapter.blocks).chapter(&chapter.blocks, &mut x);
+    let targets = crate::targets::Targets::of(book);
+    Renderer::new(&book.labels, &chapter.blocks)
+        .with_notes(crate::content::note_setup(book, chapter))
+        .with_targets(&targets, crate::chapter_file(&chapter.slug))
+        .chapter(&chapter.blocks, &mut x);
+    if stoa_doc::collects_notes(chapter) {
+        crate::content::collected_notes(book, &mut x);
+    }
     x.close();
     page(&book.lang, &chapter.title, body_type, &x.finish())
 }

@@ -1,0 +1,669 @@
+//! The glossary plugin: a post's glossary becomes a semantic glossary, the
+//! first use of each term in the text leads to its definition, and the book
+//! gets an appendix merging the glossaries of every post.
+//!
+//! A post's *glossary* is a heading whose text is the glossary heading of the
+//! post's language ("Glossary", "Glossário") followed by a list whose every
+//! item reads `term: definition`. A list of that shape anywhere else is left
+//! alone. The list is replaced by a `glossary-list` div holding, per term, a
+//! `glossary-term` div (id `gloss-<post>-<term>`) and a `glossary-def` div
+//! (id `gloss-<post>-<term>-def`); the heading stays. The EPUB writer turns
+//! these into `<dl epub:type="glossary">`, `<dt epub:type="glossterm"><dfn>`
+//! and `<dd epub:type="glossdef">`; the PDF sets them with this plugin's
+//! Typst styles.
+//!
+//! The first use of each term in the post's text (not in headings, code,
+//! links, notes or the glossary itself) is found as whole words, without
+//! regard to case, tolerating plural endings (and Portuguese feminine and
+//! plural forms), and accents as [`words::Accents`] says. It becomes:
+//! - `first-use = "link"` (default): a `glossary-ref` span (id
+//!   `gloss-use-<post>-<term>`, `epub:type="noteref"`, `role="doc-glossref"`)
+//!   around a link to the term's definition in the appendix (or in the post
+//!   when `appendix = false`); in EPUB a pop-up where the reading system
+//!   supports it, in PDF an internal link;
+//! - `first-use = "footnote"`: a `glossary-use` span followed by a footnote
+//!   (`FootnoteRef`/`FootnoteDef`, label `glossary-<term>`) giving the
+//!   definition;
+//! - `first-use = "none"`: nothing.
+//!
+//! `finish` adds the appendix (slug `glossary`, kind appendix, after the last
+//! post): every term of every post, sorted by [`words::collate`], each with
+//! its definition and links back to where it is used (in PDF with the page).
+//!
+//! Settings in `[plugins.glossary]`:
+//! - `headings = { en = "Glossary", pt-BR = "Glossário" }`: the heading that
+//!   opens a post's glossary, per language (these two are the defaults; a
+//!   language falls back to its primary subtag, `pt` for `pt-BR`);
+//! - `title = { en = "Glossary", pt-BR = "Glossário" }`: the appendix title
+//!   (default: the heading);
+//! - `first-use = "link" | "footnote" | "none"`;
+//! - `inflection = true`: tolerate inflected forms;
+//! - `accents = "term" | "ignore"`: see [`words::Accents`];
+//! - `appendix = true`: add the appendix.
+//!
+//! Warnings: a term never used in its post's text; a term defined twice in
+//! one glossary; one term with two different definitions (naming both posts;
+//! the appendix keeps the first).
+#![forbid(unsafe_code)]
+
+pub mod words;
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use stoa_sdk::{
+    Attrs, Block, Book, Chapter, ChapterKind, Context, Format, Inline, Plugin, PluginDiagnostic,
+    PluginError, inlines_text,
+};
+use words::{Accents, Matching};
+
+/// The EPUB style sheet.
+pub const CSS: &str = include_str!("glossary.css");
+/// The Typst styles: shadow the theme's `div` and `span` for our classes.
+pub const TYPST: &str = include_str!("glossary.typ");
+
+/// Where `transform` leaves a post's terms for `finish` (removed there).
+const STASH: &str = "glossary/terms";
+
+/// What the first use of a term becomes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstUse {
+    /// A link to the definition.
+    #[default]
+    Link,
+    /// A footnote with the definition.
+    Footnote,
+    /// Left as it is.
+    None,
+}
+
+/// The plugin's settings, `[plugins.glossary]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
+pub struct Settings {
+    /// The heading of a post's glossary, per language.
+    pub headings: BTreeMap<String, String>,
+    /// The appendix title, per language; the heading when absent.
+    pub title: BTreeMap<String, String>,
+    /// What the first use of a term becomes.
+    pub first_use: FirstUse,
+    /// Tolerate inflected forms of a term.
+    pub inflection: bool,
+    /// How accents are compared.
+    pub accents: Accents,
+    /// Add the glossary appendix.
+    pub appendix: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            headings: BTreeMap::from([
+                ("en".into(), "Glossary".into()),
+                ("pt".into(), "Glossário".into()),
+                ("pt-BR".into(), "Glossário".into()),
+            ]),
+            title: BTreeMap::new(),
+            first_use: FirstUse::Link,
+            inflection: true,
+            accents: Accents::Term,
+            appendix: true,
+        }
+    }
+}
+
+impl Settings {
+    /// Reads the settings, keeping the default headings for the languages
+    /// the book does not name.
+    pub fn from_config(config: &serde_json::Value) -> Result<Self, PluginError> {
+        let mut settings: Settings = serde_json::from_value(config.clone()).map_err(|e| {
+            PluginError::new(format!("[plugins.glossary] in book.toml: {e}")).with_hint(
+                "keys: headings, title, first-use (link, footnote, none), inflection, accents (term, ignore), appendix",
+            )
+        })?;
+        for (lang, heading) in Settings::default().headings {
+            settings.headings.entry(lang).or_insert(heading);
+        }
+        Ok(settings)
+    }
+
+    /// The glossary heading for `lang`.
+    pub fn heading(&self, lang: &str) -> Option<&str> {
+        per_lang(&self.headings, lang)
+    }
+
+    /// The appendix title for `lang`.
+    pub fn title(&self, lang: &str) -> String {
+        per_lang(&self.title, lang)
+            .or_else(|| self.heading(lang))
+            .unwrap_or("Glossary")
+            .to_string()
+    }
+
+    fn matching<'a>(&self, lang: &'a str) -> Matching<'a> {
+        Matching {
+            lang,
+            inflection: self.inflection,
+            accents: self.accents,
+        }
+    }
+}
+
+/// The value for `lang`, else for its primary subtag, else for a language
+/// with the same primary subtag.
+fn per_lang<'a>(map: &'a BTreeMap<String, String>, lang: &str) -> Option<&'a str> {
+    let primary = lang.split(['-', '_']).next().unwrap_or(lang);
+    let same = |k: &str| k.split(['-', '_']).next() == Some(primary);
+    map.get(lang)
+        .or_else(|| map.get(primary))
+        .or_else(|| map.iter().find(|(k, _)| same(k)).map(|(_, v)| v))
+        .map(String::as_str)
+}
+
+/// One term of a post's glossary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The term as written.
+    pub term: String,
+    /// Its name in ids.
+    pub key: String,
+    /// The definition.
+    pub definition: Vec<Inline>,
+    /// Whether the text uses it.
+    #[serde(default)]
+    pub used: bool,
+}
+
+/// The plugin.
+#[derive(Default)]
+pub struct Glossary;
+
+impl Plugin for Glossary {
+    const NAME: &'static str = "glossary";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+
+    fn transform(&self, chapter: &mut Chapter, ctx: &Context) -> Result<(), PluginError> {
+        let settings = Settings::from_config(ctx.config())?;
+        let entries = transform_chapter(chapter, &settings, ctx.lang(), &|m| ctx.warn(m));
+        if !entries.is_empty() {
+            let value = serde_json::to_value(&entries).map_err(PluginError::new)?;
+            chapter.plugin_data.insert(STASH.into(), value);
+        }
+        Ok(())
+    }
+
+    fn finish(&self, book: &mut Book, ctx: &Context) -> Result<(), PluginError> {
+        let settings = Settings::from_config(ctx.config())?;
+        finish_book(book, &settings, &|d| ctx.report(d));
+        Ok(())
+    }
+
+    fn styles(&self, format: Format, _ctx: &Context) -> String {
+        match format {
+            Format::Epub => CSS.into(),
+            Format::Pdf => TYPST.into(),
+        }
+    }
+}
+
+stoa_sdk::export_plugin!(Glossary);
+
+/// Finds the chapter's glossary, makes it semantic and marks the first use
+/// of each term; returns the terms (empty when the post has no glossary).
+pub fn transform_chapter(
+    chapter: &mut Chapter,
+    settings: &Settings,
+    lang: &str,
+    warn: &dyn Fn(String),
+) -> Vec<Entry> {
+    let Some(heading) = settings.heading(lang) else {
+        return Vec::new();
+    };
+    let Some((list_at, mut entries)) = find_glossary(&chapter.blocks, heading, warn) else {
+        return Vec::new();
+    };
+    let slug = chapter.slug.clone();
+    chapter.blocks[list_at] = glossary_list(
+        entries.iter().map(|e| {
+            let id = format!("gloss-{}-{}", slug, e.key);
+            (e, id, Vec::new())
+        }),
+        false,
+    );
+    let mut marker = Marker {
+        settings,
+        matching: settings.matching(lang),
+        words: entries.iter().map(|e| words::term_words(&e.term)).collect(),
+        entries: &mut entries,
+        slug: &slug,
+        notes: Vec::new(),
+    };
+    mark_blocks(&mut chapter.blocks, &mut marker);
+    let notes = std::mem::take(&mut marker.notes);
+    chapter.blocks.extend(notes);
+    for entry in &entries {
+        if !entry.used {
+            warn(format!(
+                "glossary term `{}` is never used in the text of the post",
+                entry.term
+            ));
+        }
+    }
+    entries
+}
+
+/// The index of the glossary list and its terms: the first top-level
+/// heading reading `heading` whose next block is a list of `term: definition`.
+fn find_glossary(
+    blocks: &[Block],
+    heading: &str,
+    warn: &dyn Fn(String),
+) -> Option<(usize, Vec<Entry>)> {
+    let want = words::fold(heading.trim());
+    for (i, block) in blocks.iter().enumerate() {
+        let Block::Heading { content, .. } = block else {
+            continue;
+        };
+        if words::fold(inlines_text(content).trim()) != want {
+            continue;
+        }
+        let Some(Block::List { items, .. }) = blocks.get(i + 1) else {
+            continue;
+        };
+        let parsed: Option<Vec<(Vec<Inline>, Vec<Inline>)>> = items
+            .iter()
+            .map(|item| match item.blocks.as_slice() {
+                [Block::Paragraph { content }] => split_item(content),
+                _ => None,
+            })
+            .collect();
+        let Some(parsed) = parsed.filter(|p| !p.is_empty()) else {
+            continue;
+        };
+        let mut entries: Vec<Entry> = Vec::new();
+        for (term, definition) in parsed {
+            let term = inlines_text(&term).trim().to_string();
+            let key = match words::slug(&term) {
+                k if k.is_empty() => format!("term-{}", entries.len() + 1),
+                k => k,
+            };
+            if entries.iter().any(|e| e.key == key) {
+                warn(format!(
+                    "glossary term `{term}` is defined twice in the post; the first definition is kept"
+                ));
+                continue;
+            }
+            entries.push(Entry {
+                term,
+                key,
+                definition,
+                used: false,
+            });
+        }
+        return Some((i + 1, entries));
+    }
+    None
+}
+
+/// `term: definition` split at the first colon of the item's top-level
+/// text; `None` when the item has no such colon or the term looks like a
+/// sentence rather than a term (more than five words).
+pub fn split_item(content: &[Inline]) -> Option<(Vec<Inline>, Vec<Inline>)> {
+    let (at, colon) = content
+        .iter()
+        .enumerate()
+        .find_map(|(i, inline)| match inline {
+            Inline::Text { text } => text.find(':').map(|c| (i, c)),
+            _ => None,
+        })?;
+    let Inline::Text { text } = &content[at] else {
+        return None;
+    };
+    let mut term = content[..at].to_vec();
+    term.push(Inline::text(&text[..colon]));
+    let rest = text[colon + 1..].trim_start();
+    let mut definition = Vec::new();
+    if !rest.is_empty() {
+        definition.push(Inline::text(rest));
+    }
+    definition.extend(content[at + 1..].iter().cloned());
+    let term_text = inlines_text(&term);
+    let word_count = words::words(&term_text).len();
+    let ok = (1..=5).contains(&word_count) && !inlines_text(&definition).trim().is_empty();
+    ok.then(|| {
+        term.retain(|i| *i != Inline::text(""));
+        (term, definition)
+    })
+}
+
+/// The `glossary-list` div: per entry a term (with `id`) and a definition
+/// (id `<id>-def`), followed by `extra` blocks inside the definition.
+fn glossary_list<'e>(
+    entries: impl Iterator<Item = (&'e Entry, String, Vec<Block>)>,
+    appendix: bool,
+) -> Block {
+    let mut blocks = Vec::new();
+    for (entry, id, extra) in entries {
+        let def_id = if appendix {
+            def_id_in_appendix(&entry.key)
+        } else {
+            format!("{id}-def")
+        };
+        blocks.push(container(
+            "glossary-term",
+            &[("id", &id), ("epub:type", "glossterm")],
+            vec![Block::Paragraph {
+                content: vec![Inline::text(&entry.term)],
+            }],
+        ));
+        let mut def = vec![Block::Paragraph {
+            content: entry.definition.clone(),
+        }];
+        def.extend(extra);
+        blocks.push(container(
+            "glossary-def",
+            &[("id", &def_id), ("epub:type", "glossdef")],
+            def,
+        ));
+    }
+    container("glossary-list", &[("epub:type", "glossary")], blocks)
+}
+
+fn container(class: &str, attrs: &[(&str, &str)], blocks: Vec<Block>) -> Block {
+    Block::Div {
+        class: class.into(),
+        attrs: attrs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        blocks,
+    }
+}
+
+fn term_id_in_appendix(key: &str) -> String {
+    format!("glossary-{key}")
+}
+
+fn def_id_in_appendix(key: &str) -> String {
+    format!("glossdef-{key}")
+}
+
+fn use_id(slug: &str, key: &str) -> String {
+    format!("gloss-use-{slug}-{key}")
+}
+
+struct Marker<'a> {
+    settings: &'a Settings,
+    matching: Matching<'a>,
+    entries: &'a mut Vec<Entry>,
+    /// The words of each entry's term.
+    words: Vec<Vec<String>>,
+    slug: &'a str,
+    /// Footnote definitions to append to the chapter.
+    notes: Vec<Block>,
+}
+
+impl Marker<'_> {
+    fn done(&self) -> bool {
+        self.entries.iter().all(|e| e.used)
+    }
+
+    /// `text` with the first use of each unused term marked.
+    fn split(&mut self, text: &str) -> Vec<Inline> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        loop {
+            // The earliest match; at one place, the term with most words.
+            let best = (0..self.entries.len())
+                .filter(|&i| !self.entries[i].used)
+                .filter_map(|i| self.matching.find(rest, &self.words[i]).map(|r| (r, i)))
+                .min_by_key(|&((s, e), i)| (s, std::cmp::Reverse(e), i));
+            let Some(((s, e), i)) = best else { break };
+            if s > 0 {
+                out.push(Inline::text(&rest[..s]));
+            }
+            out.extend(self.mark(i, &rest[s..e]));
+            rest = &rest[e..];
+        }
+        if !rest.is_empty() {
+            out.push(Inline::text(rest));
+        }
+        out
+    }
+
+    fn mark(&mut self, i: usize, found: &str) -> Vec<Inline> {
+        let entry = &mut self.entries[i];
+        entry.used = true;
+        let id = use_id(self.slug, &entry.key);
+        let mut attrs = Attrs::new();
+        attrs.insert("id".into(), id);
+        match self.settings.first_use {
+            FirstUse::None => vec![Inline::text(found)],
+            FirstUse::Link => {
+                let target = if self.settings.appendix {
+                    def_id_in_appendix(&entry.key)
+                } else {
+                    format!("gloss-{}-{}-def", self.slug, entry.key)
+                };
+                attrs.insert("epub:type".into(), "noteref".into());
+                attrs.insert("role".into(), "doc-glossref".into());
+                vec![Inline::Span {
+                    class: "glossary-ref".into(),
+                    attrs,
+                    content: vec![Inline::Link {
+                        url: format!("#{target}"),
+                        title: inlines_text(&entry.definition).trim().to_string(),
+                        content: vec![Inline::text(found)],
+                    }],
+                }]
+            }
+            FirstUse::Footnote => {
+                let label = format!("glossary-{}", entry.key);
+                let mut note = vec![
+                    Inline::Emph {
+                        content: vec![Inline::text(&entry.term)],
+                    },
+                    Inline::text(": "),
+                ];
+                note.extend(entry.definition.iter().cloned());
+                self.notes.push(Block::FootnoteDef {
+                    label: label.clone(),
+                    blocks: vec![Block::Paragraph { content: note }],
+                });
+                vec![
+                    Inline::Span {
+                        class: "glossary-use".into(),
+                        attrs,
+                        content: vec![Inline::text(found)],
+                    },
+                    Inline::FootnoteRef { label },
+                ]
+            }
+        }
+    }
+}
+
+/// Marks first uses in reading order; headings, code, notes and the
+/// containers of this and other plugins' markup of names are not text.
+fn mark_blocks(blocks: &mut [Block], m: &mut Marker) {
+    for block in blocks {
+        if m.done() {
+            return;
+        }
+        match block {
+            Block::Paragraph { content } => mark_inlines(content, m),
+            Block::List { items, .. } => {
+                for item in items {
+                    mark_blocks(&mut item.blocks, m);
+                }
+            }
+            Block::Quote { blocks } => mark_blocks(blocks, m),
+            Block::Div { class, blocks, .. } if !class.starts_with("glossary") => {
+                mark_blocks(blocks, m)
+            }
+            Block::Table { head, rows, .. } => {
+                for cell in head.iter_mut().chain(rows.iter_mut().flatten()) {
+                    mark_inlines(cell, m);
+                }
+            }
+            Block::Heading { .. }
+            | Block::Code { .. }
+            | Block::Rule
+            | Block::FootnoteDef { .. }
+            | Block::Div { .. } => {}
+        }
+    }
+}
+
+fn mark_inlines(inlines: &mut Vec<Inline>, m: &mut Marker) {
+    let old = std::mem::take(inlines);
+    for mut inline in old {
+        if m.done() {
+            inlines.push(inline);
+            continue;
+        }
+        match &mut inline {
+            Inline::Text { text } => {
+                let text = std::mem::take(text);
+                inlines.extend(m.split(&text));
+                continue;
+            }
+            Inline::Emph { content } | Inline::Strong { content } | Inline::Strike { content } => {
+                mark_inlines(content, m)
+            }
+            Inline::Span { class, content, .. }
+                if !class.starts_with("glossary") && class != "speaker" =>
+            {
+                mark_inlines(content, m)
+            }
+            _ => {}
+        }
+        inlines.push(inline);
+    }
+}
+
+/// One term of the appendix.
+struct Merged {
+    entry: Entry,
+    /// Slug of the post that defined it first.
+    first: String,
+    /// (post slug, post title, id to link to).
+    places: Vec<(String, String, String)>,
+}
+
+/// Collects the terms `transform` left in the chapters, warns about terms
+/// defined differently, and adds the appendix.
+pub fn finish_book(book: &mut Book, settings: &Settings, report: &dyn Fn(PluginDiagnostic)) {
+    let mut merged: Vec<Merged> = Vec::new();
+    let mut by_key: HashMap<String, usize> = HashMap::new();
+    for chapter in &mut book.chapters {
+        let Some(value) = chapter.plugin_data.remove(STASH) else {
+            continue;
+        };
+        let Ok(entries) = serde_json::from_value::<Vec<Entry>>(value) else {
+            continue;
+        };
+        for entry in entries {
+            let target = if entry.used {
+                use_id(&chapter.slug, &entry.key)
+            } else {
+                format!("gloss-{}-{}", chapter.slug, entry.key)
+            };
+            let place = (chapter.slug.clone(), chapter.title.clone(), target);
+            match by_key.get(&entry.key) {
+                Some(&i) => {
+                    let m = &mut merged[i];
+                    let (a, b) = (
+                        normalize_def(&m.entry.definition),
+                        normalize_def(&entry.definition),
+                    );
+                    if a != b {
+                        report(
+                            PluginDiagnostic::warning(format!(
+                                "glossary term `{}` has two definitions: “{}” in `{}` and “{}” in `{}`; the appendix keeps the first",
+                                entry.term,
+                                inlines_text(&m.entry.definition).trim(),
+                                m.first,
+                                inlines_text(&entry.definition).trim(),
+                                chapter.slug
+                            ))
+                            .in_chapter(chapter.slug.clone()),
+                        );
+                    }
+                    m.places.push(place);
+                }
+                None => {
+                    by_key.insert(entry.key.clone(), merged.len());
+                    merged.push(Merged {
+                        first: chapter.slug.clone(),
+                        places: vec![place],
+                        entry,
+                    });
+                }
+            }
+        }
+    }
+    if merged.is_empty() || !settings.appendix {
+        return;
+    }
+    let lang = book.lang.clone();
+    merged.sort_by(|a, b| words::collate(&a.entry.term, &b.entry.term, &lang));
+    let list = glossary_list(
+        merged.iter().map(|m| {
+            let mut refs = Vec::new();
+            for (i, (_, title, target)) in m.places.iter().enumerate() {
+                if i > 0 {
+                    refs.push(Inline::text("; "));
+                }
+                refs.push(Inline::Span {
+                    class: "glossary-backref".into(),
+                    attrs: Attrs::new(),
+                    content: vec![Inline::Link {
+                        url: format!("#{target}"),
+                        title: String::new(),
+                        content: vec![Inline::text(title)],
+                    }],
+                });
+            }
+            let extra = vec![container(
+                "glossary-places",
+                &[],
+                vec![Block::Paragraph { content: refs }],
+            )];
+            (&m.entry, term_id_in_appendix(&m.entry.key), extra)
+        }),
+        true,
+    );
+    let mut slug = "glossary".to_string();
+    let mut n = 1;
+    while book.chapters.iter().any(|c| c.slug == slug) {
+        n += 1;
+        slug = format!("glossary-{n}");
+    }
+    let appendix = Chapter {
+        slug,
+        kind: ChapterKind::Appendix,
+        title: settings.title(&lang),
+        blocks: vec![list],
+        ..Chapter::default()
+    };
+    let at = book
+        .chapters
+        .iter()
+        .rposition(|c| c.kind == ChapterKind::Post)
+        .map_or(book.chapters.len(), |i| i + 1);
+    book.chapters.insert(at, appendix);
+}
+
+/// A definition as compared for duplicates: its words, folded.
+fn normalize_def(def: &[Inline]) -> String {
+    let text = inlines_text(def);
+    words::words(&text)
+        .into_iter()
+        .map(|(s, e)| words::fold(&text[s..e]))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests;

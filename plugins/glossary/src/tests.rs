@@ -1,0 +1,414 @@
+use super::*;
+use serde_json::{Value, json};
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use stoa_sdk::stoa_doc::walk_inlines_mut;
+
+fn chapter(slug: &str, markdown: &str) -> Chapter {
+    Chapter {
+        slug: slug.into(),
+        title: format!("Post {slug}"),
+        blocks: stoa_markdown::parse(markdown, 1).blocks,
+        ..Chapter::default()
+    }
+}
+
+/// Runs `transform` and returns the chapter, the terms and the warnings.
+fn run(markdown: &str, config: Value, lang: &str) -> (Chapter, Vec<Entry>, Vec<String>) {
+    let mut ch = chapter("post", markdown);
+    let settings = Settings::from_config(&config).expect("settings");
+    let warnings = RefCell::new(Vec::new());
+    let entries = transform_chapter(&mut ch, &settings, lang, &|w| warnings.borrow_mut().push(w));
+    (ch, entries, warnings.into_inner())
+}
+
+/// Every span of class `class` in the chapter, with its text.
+fn spans(ch: &mut Chapter, class: &str) -> Vec<(Attrs, Vec<Inline>)> {
+    let mut out = Vec::new();
+    walk_inlines_mut(&mut ch.blocks, &mut |inlines| {
+        for inline in inlines.iter() {
+            if let Inline::Span {
+                class: c,
+                attrs,
+                content,
+            } = inline
+                && c == class
+            {
+                out.push((attrs.clone(), content.clone()));
+            }
+        }
+    });
+    out
+}
+
+fn used_texts(ch: &mut Chapter, class: &str) -> Vec<String> {
+    spans(ch, class)
+        .into_iter()
+        .map(|(_, c)| inlines_text(&c))
+        .collect()
+}
+
+const EN: &str = "\
+The amphorae were full, and one drachma bought an amphora. No portico here.
+
+## Glossary
+
+- amphorae: ancient vessels
+- drachma: a coin
+- portico: a columned entrance
+";
+
+#[test]
+fn look_alike_lists_are_not_glossaries() {
+    let md = "\
+Tools:
+
+- Airbyte: loads data
+- Apache Flink: streams
+
+## Batch and streaming
+
+- Batch: the query is permanent
+- Streaming: the data is infinite
+
+## Glossary
+
+Some words first.
+
+- amphorae: vessels
+";
+    let (ch, entries, warnings) = run(md, json!({}), "en");
+    assert!(entries.is_empty(), "{entries:?}");
+    assert!(warnings.is_empty());
+    assert!(
+        !format!("{:?}", ch.blocks).contains("glossary-list"),
+        "no list made"
+    );
+    // A list whose items are sentences is not a glossary either.
+    let (_, entries, _) = run(
+        "## Glossary\n\n- this is a long sentence with six words: no\n",
+        json!({}),
+        "en",
+    );
+    assert!(entries.is_empty());
+}
+
+#[test]
+fn glossary_becomes_a_semantic_list_and_first_uses_link() {
+    let (mut ch, entries, warnings) = run(EN, json!({}), "en");
+    let terms: Vec<_> = entries.iter().map(|e| e.term.as_str()).collect();
+    assert_eq!(terms, ["amphorae", "drachma", "portico"]);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let refs = spans(&mut ch, "glossary-ref");
+    assert_eq!(refs.len(), 3, "only the first use of each: {refs:?}");
+    let (attrs, content) = &refs[0];
+    assert_eq!(attrs["id"], "gloss-use-post-amphorae");
+    assert_eq!(attrs["epub:type"], "noteref");
+    assert_eq!(attrs["role"], "doc-glossref");
+    let Inline::Link { url, content, .. } = &content[0] else {
+        panic!("{content:?}")
+    };
+    assert_eq!(url, "#glossdef-amphorae");
+    assert_eq!(inlines_text(content), "amphorae");
+    let json = serde_json::to_string(&ch.blocks).unwrap();
+    assert!(json.contains(r#""class":"glossary-list""#));
+    assert!(json.contains(r#""epub:type":"glossterm","id":"gloss-post-drachma""#));
+    // Nothing inside the glossary itself was linked.
+    assert_eq!(json.matches("glossary-ref").count(), 3);
+}
+
+#[test]
+fn footnote_style_gives_the_definition_at_first_use() {
+    let (mut ch, _, _) = run(EN, json!({"first-use": "footnote"}), "en");
+    assert_eq!(
+        used_texts(&mut ch, "glossary-use"),
+        ["amphorae", "drachma", "portico"]
+    );
+    assert!(spans(&mut ch, "glossary-ref").is_empty());
+    let Block::Paragraph { content } = &ch.blocks[0] else {
+        panic!()
+    };
+    assert!(content.contains(&Inline::FootnoteRef {
+        label: "glossary-amphorae".into()
+    }));
+    let defs: Vec<_> = ch
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::FootnoteDef { label, blocks } => Some((label.clone(), blocks.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(defs.len(), 3);
+    let Block::Paragraph { content } = &defs[1].1[0] else {
+        panic!()
+    };
+    assert_eq!(inlines_text(content), "drachma: a coin");
+}
+
+#[test]
+fn matching_ignores_case_and_accents_the_term_does_not_write() {
+    let m = Matching {
+        lang: "pt-BR",
+        inflection: true,
+        accents: Accents::Term,
+    };
+    assert!(m.same_word("ÍKOS", "Íkos"));
+    assert!(m.same_word("Íkos", "ikos"), "the term lacks the accent");
+    assert!(
+        !m.same_word("agora", "ágora"),
+        "`agora` (now) is not the square"
+    );
+    assert!(!m.same_word("Agora", "ágora"));
+    let loose = Matching {
+        accents: Accents::Ignore,
+        ..m
+    };
+    assert!(loose.same_word("Agora", "ágora"));
+    let words = |t: &str| words::term_words(t);
+    assert_eq!(
+        m.find("vejo-te de Cenho  Franzido.", &words("cenho franzido")),
+        Some((11, 26))
+    );
+    assert_eq!(m.find("cenho, franzido", &words("cenho franzido")), None);
+    assert_eq!(m.find("as palestras", &words("palestra")), Some((3, 12)));
+    assert_eq!(m.find("uma ânfora", &words("ânforas")), Some((4, 11)));
+    assert_eq!(m.find("Olympiad", &words("Olympia")), None, "whole words");
+}
+
+#[test]
+fn inflection_is_tolerated_unless_turned_off() {
+    let pt = |inflection| Matching {
+        lang: "pt-BR",
+        inflection,
+        accents: Accents::Term,
+    };
+    for (text, term) in [
+        ("ânfora", "ânforas"),
+        ("papiros", "papiro"),
+        ("oráculos", "oráculo"),
+        ("leões", "leão"),
+        ("jornais", "jornal"),
+        ("atrizes", "atriz"),
+        ("menina", "menino"),
+        ("bonita", "bonito"),
+    ] {
+        assert!(pt(true).same_word(text, term), "{text} ~ {term}");
+    }
+    assert!(!pt(false).same_word("papiros", "papiro"));
+    let en = Matching {
+        lang: "en",
+        inflection: true,
+        accents: Accents::Term,
+    };
+    for (text, term) in [
+        ("amphora", "amphorae"),
+        ("oracles", "oracle"),
+        ("charioteers", "charioteer"),
+        ("boxes", "box"),
+        ("stories", "story"),
+    ] {
+        assert!(en.same_word(text, term), "{text} ~ {term}");
+    }
+    assert!(en.same_word("papyrus", "papyrus"));
+    assert!(!en.same_word("papyru", "papyrus"));
+}
+
+#[test]
+fn first_use_skips_headings_code_links_and_accent_mismatches() {
+    let md = "\
+## The oráculo
+
+`oráculo` and [oráculo](https://example.com), agora e Agora. Os *Oráculos* falam.
+
+## Glossário
+
+- oráculo: quem responde
+- ágora: praça
+";
+    let (mut ch, _, warnings) = run(md, json!({}), "pt-BR");
+    assert_eq!(used_texts(&mut ch, "glossary-ref"), ["Oráculos"]);
+    assert_eq!(
+        warnings,
+        ["glossary term `ágora` is never used in the text of the post"]
+    );
+    let (mut ch, _, warnings) = run(md, json!({"accents": "ignore"}), "pt-BR");
+    assert_eq!(used_texts(&mut ch, "glossary-ref"), ["agora", "Oráculos"]);
+    assert!(warnings.is_empty());
+}
+
+#[test]
+fn collation_sorts_accents_with_their_base_letter() {
+    let mut pt = vec![
+        "pórtico",
+        "Íkos",
+        "ânforas",
+        "auriga",
+        "ágora",
+        "cenho franzido",
+        "dracma",
+        "Olímpia",
+        "oráculo",
+        "palestra",
+        "papiro",
+    ];
+    pt.sort_by(|a, b| words::collate(a, b, "pt-BR"));
+    assert_eq!(
+        pt,
+        [
+            "ágora",
+            "ânforas",
+            "auriga",
+            "cenho franzido",
+            "dracma",
+            "Íkos",
+            "Olímpia",
+            "oráculo",
+            "palestra",
+            "papiro",
+            "pórtico"
+        ]
+    );
+    let mut en = vec!["portico", "Olympia", "oracle", "Ikkos", "agora", "amphorae"];
+    en.sort_by(|a, b| words::collate(a, b, "en"));
+    assert_eq!(
+        en,
+        ["agora", "amphorae", "Ikkos", "Olympia", "oracle", "portico"]
+    );
+    // Ties: unaccented first, then lowercase first; never equal unless identical.
+    assert_eq!(words::collate("agora", "ágora", "pt"), Ordering::Less);
+    assert_eq!(words::collate("polish", "Polish", "en"), Ordering::Less);
+    assert_eq!(words::collate("e", "é", "pt"), Ordering::Less);
+}
+
+fn book(chapters: Vec<Chapter>, lang: &str) -> Book {
+    serde_json::from_value(json!({
+        "version": 1, "id": "b", "lang": lang,
+        "meta": {"title": "T", "author": "A", "identifier": "x", "date": "2024-01-01", "modified": "2024-01-01T00:00:00Z"},
+        "labels": {"contents": "", "about_author": "", "notes": "", "back_to_text": "", "typeset_with": "",
+                   "title_page": "", "cover": "", "colophon": "", "start": ""},
+        "chapters": chapters,
+    }))
+    .expect("book")
+}
+
+fn build(posts: &[(&str, &str)], config: Value, lang: &str) -> (Book, Vec<String>) {
+    let ctx = Context::new(config, lang, "b");
+    let mut chapters = Vec::new();
+    let mut warnings: Vec<String> = Vec::new();
+    for (slug, md) in posts {
+        let mut ch = chapter(slug, md);
+        let chapter_ctx = ctx.clone_for_test();
+        Glossary
+            .transform(&mut ch, &chapter_ctx)
+            .expect("transform");
+        let diagnostics = chapter_ctx.diagnostics().into_iter();
+        warnings.extend(diagnostics.map(|d| format!("{slug}: {}", d.message)));
+        chapters.push(ch);
+    }
+    let mut about = chapter("about", "Me.");
+    about.kind = ChapterKind::About;
+    chapters.push(about);
+    let mut book = book(chapters, lang);
+    Glossary.finish(&mut book, &ctx).expect("finish");
+    warnings.extend(
+        ctx.diagnostics()
+            .into_iter()
+            .map(|d| format!("{}: {}", d.chapter.unwrap_or_default(), d.message)),
+    );
+    (book, warnings)
+}
+
+trait CloneForTest {
+    fn clone_for_test(&self) -> Context;
+}
+impl CloneForTest for Context {
+    fn clone_for_test(&self) -> Context {
+        Context::new(self.config().clone(), self.lang(), self.book_id())
+    }
+}
+
+#[test]
+fn appendix_merges_sorts_and_links_back() {
+    let a = "The agora and the oracle.\n\n## Glossary\n\n- oracle: a seer\n- agora: a square\n";
+    let b = "At the Agora, a portico.\n\n## Glossary\n\n- portico: a porch\n- agora: the square\n- Ikkos: a trainer\n";
+    let (mut book, warnings) = build(
+        &[("a", a), ("b", b)],
+        json!({"title": {"en": "Words"}}),
+        "en",
+    );
+    assert_eq!(
+        warnings,
+        [
+            "b: glossary term `Ikkos` is never used in the text of the post",
+            "b: glossary term `agora` has two definitions: “a square” in `a` and “the square” in `b`; the appendix keeps the first"
+        ]
+    );
+    let slugs: Vec<_> = book.chapters.iter().map(|c| c.slug.as_str()).collect();
+    assert_eq!(slugs, ["a", "b", "glossary", "about"]);
+    let appendix = &mut book.chapters[2];
+    assert_eq!(appendix.kind, ChapterKind::Appendix);
+    assert_eq!(appendix.title, "Words");
+    let Block::Div { class, blocks, .. } = &appendix.blocks[0] else {
+        panic!()
+    };
+    assert_eq!(class, "glossary-list");
+    let terms: Vec<String> = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Div { class, blocks, .. } if class == "glossary-term" => {
+                Some(format!("{blocks:?}"))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(terms.len(), 4);
+    for (t, want) in terms.iter().zip(["agora", "Ikkos", "oracle", "portico"]) {
+        assert!(t.contains(&format!("\"{want}\"")), "{t} vs {want}");
+    }
+    let backrefs = spans(appendix, "glossary-backref");
+    let urls: Vec<String> = backrefs
+        .iter()
+        .map(|(_, c)| match &c[0] {
+            Inline::Link { url, .. } => url.clone(),
+            _ => panic!(),
+        })
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            "#gloss-use-a-agora",
+            "#gloss-use-b-agora",
+            "#gloss-b-ikkos",
+            "#gloss-use-a-oracle",
+            "#gloss-use-b-portico"
+        ]
+    );
+    assert!(book.chapters.iter().all(|c| c.plugin_data.is_empty()));
+}
+
+#[test]
+fn unused_terms_warn_and_no_glossary_no_appendix() {
+    let (_, warnings) = build(
+        &[("a", "Nothing.\n\n## Glossary\n\n- stoa: a porch\n")],
+        json!({}),
+        "en",
+    );
+    assert_eq!(
+        warnings,
+        ["a: glossary term `stoa` is never used in the text of the post"]
+    );
+    let (book, warnings) = build(&[("a", "No glossary.\n")], json!({}), "en");
+    assert!(warnings.is_empty());
+    assert_eq!(book.chapters.len(), 2);
+}
+
+#[test]
+fn settings_are_checked() {
+    assert!(Settings::from_config(&json!({"first-use": "margin"})).is_err());
+    assert!(Settings::from_config(&json!({"colour": 1})).is_err());
+    let s = Settings::from_config(&json!({"headings": {"es": "Glosario"}})).unwrap();
+    assert_eq!(s.heading("es-MX"), Some("Glosario"));
+    assert_eq!(s.heading("pt-BR"), Some("Glossário"));
+    assert_eq!(s.title("pt-PT"), "Glossário");
+}

@@ -1,0 +1,205 @@
+//! The glossary plugin on the real books: the dialogues' appendix holds the
+//! union of the dialogues' glossaries in collation order, in each language;
+//! every EPUB passes EPUBCheck and every PDF link reaches a destination.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use stoa_tests::*;
+
+/// The glossaries of the dialogues, read from the Markdown: the items
+/// after the glossary heading.
+fn glossary_terms(lang: &str, heading: &str) -> Vec<String> {
+    let mut terms = Vec::new();
+    for entry in std::fs::read_dir(repo_root().join("books/posts")).expect("posts") {
+        let path = entry.expect("entry").path().join(format!("{lang}.md"));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Some((_, after)) = text.split_once(&format!("\n## {heading}\n")) else {
+            continue;
+        };
+        let items = after.lines().skip_while(|l| l.trim().is_empty());
+        for line in items.take_while(|l| l.starts_with("- ")) {
+            let (term, _) = line[2..].split_once(':').expect("term: definition");
+            terms.push(term.trim().to_string());
+        }
+    }
+    terms
+}
+
+/// The text of every `<dfn>` of the appendix, in document order.
+fn appendix_terms(epub: &Path) -> Vec<String> {
+    let page = zip_entry(epub, "OEBPS/glossary.xhtml");
+    page.split("<dfn>")
+        .skip(1)
+        .map(|s| s.split("</dfn>").next().expect("closed dfn").to_string())
+        .collect()
+}
+
+#[test]
+fn dialogues_appendix_is_the_sorted_union_of_the_glossaries() {
+    let project = project_from(&repo_root().join("books"));
+    let out = stoa(project.path(), &["build"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("glossary term `papyrus` is never used"),
+        "{stderr}"
+    );
+    let dist = project.path().join("dist");
+    let mut counts = Vec::new();
+    for (lang, heading, expected) in [
+        (
+            "en",
+            "Glossary",
+            &[
+                "agora",
+                "amphorae",
+                "charioteer",
+                "drachma",
+                "Ikkos",
+                "Olympia",
+                "oracle",
+                "palaestra",
+                "papyrus",
+                "portico",
+            ][..],
+        ),
+        (
+            "pt-BR",
+            "Glossário",
+            &[
+                "ágora",
+                "ânforas",
+                "auriga",
+                "cenho franzido",
+                "dracma",
+                "Íkos",
+                "Olímpia",
+                "oráculo",
+                "palestra",
+                "papiro",
+                "pórtico",
+            ][..],
+        ),
+    ] {
+        let epub = dist.join(format!("dialogues/dialogues-{lang}.epub"));
+        let got = appendix_terms(&epub);
+        assert_eq!(got, expected, "{lang}: the appendix in collation order");
+        let mut union = glossary_terms(lang, heading);
+        union.sort();
+        let mut sorted = got.clone();
+        sorted.sort();
+        assert_eq!(sorted, union, "{lang}: exactly the posts' terms");
+        counts.push(got.len());
+        // The appendix is in the spine after the posts, and a landmark.
+        let spine = spine(&epub);
+        let at = spine
+            .iter()
+            .position(|h| h == "glossary.xhtml")
+            .expect("in spine");
+        assert_eq!(spine[at + 1], "about-the-author.xhtml", "{spine:?}");
+        let nav = zip_entry(&epub, "OEBPS/nav.xhtml");
+        assert!(nav.contains(r#"<a epub:type="glossary" href="glossary.xhtml">"#));
+        // The dialogues give the definition in a note at first use; the
+        // collection links first uses to the appendix, across files.
+        let post = zip_entry(&epub, "OEBPS/dialogue-on-masters.xhtml");
+        assert!(post.contains(r#"<dl class="glossary-list" epub:type="glossary">"#));
+        assert!(post.contains(r#"class="glossary-use""#), "footnote mode");
+        let epub = dist.join(format!("collection/collection-{lang}.epub"));
+        assert_eq!(appendix_terms(&epub), expected, "{lang}: collection");
+        let post = zip_entry(&epub, "OEBPS/dialogue-on-those-who-teach.xhtml");
+        assert!(
+            post.contains(r#"<a class="glossary-ref" epub:type="noteref""#)
+                && post.contains(r#"href="glossary.xhtml#glossdef-"#),
+            "{post}"
+        );
+    }
+    assert_eq!(counts, [10, 11], "the Portuguese has one term more");
+
+    let epubs: Vec<PathBuf> = ["dialogues", "collection"]
+        .iter()
+        .flat_map(|b| ["en", "pt-BR"].map(|l| dist.join(format!("{b}/{b}-{l}.epub"))))
+        .collect();
+    let failures = epubcheck(&epubs);
+    assert!(failures.is_empty(), "{failures:#?}");
+
+    for pdf in epubs.iter().map(|e| e.with_extension("pdf")) {
+        let check = Command::new("qpdf").arg("--check").arg(&pdf).output();
+        let check = check.expect("qpdf (scripts/install-test-tools)");
+        assert!(check.status.success(), "{}", pdf.display());
+        let links = check_link_destinations(&pdf);
+        assert!(links > 20, "{}: {links} links", pdf.display());
+    }
+}
+
+/// Checks that every link annotation of `pdf` reaches a page, by name or
+/// by an explicit destination; returns how many internal links there are.
+fn check_link_destinations(pdf: &Path) -> usize {
+    let out = Command::new("qpdf")
+        .args(["--json=2", "--json-key=qpdf"])
+        .arg(pdf)
+        .output()
+        .expect("qpdf");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("qpdf JSON");
+    let objects = json["qpdf"][1].as_object().expect("objects");
+    let value = |r: &str| &objects[&format!("obj:{r}")]["value"];
+    let is_page = |v: &Value| v["/Type"] == "/Page";
+    let catalog = objects
+        .values()
+        .map(|o| &o["value"])
+        .find(|v| v["/Type"] == "/Catalog")
+        .expect("catalog");
+    let mut names = std::collections::HashMap::new();
+    let mut nodes = vec![catalog["/Names"]["/Dests"].clone()];
+    while let Some(mut node) = nodes.pop() {
+        if let Some(r) = node.as_str() {
+            node = value(r).clone();
+        }
+        if let Some(pairs) = node["/Names"].as_array() {
+            for pair in pairs.chunks(2) {
+                names.insert(pair[0].as_str().expect("name").to_string(), pair[1].clone());
+            }
+        }
+        nodes.extend(node["/Kids"].as_array().into_iter().flatten().cloned());
+    }
+    let reaches_page = |dest: &Value| -> bool {
+        let dest = match dest.as_str() {
+            Some(r) if r.ends_with(" R") => value(r).clone(),
+            _ => dest.clone(),
+        };
+        let dest = if dest.is_object() {
+            dest["/D"].clone()
+        } else {
+            dest
+        };
+        let first = dest
+            .as_array()
+            .and_then(|a| a.first())
+            .and_then(Value::as_str);
+        first.is_some_and(|p| is_page(value(p)))
+    };
+    let mut count = 0;
+    for object in objects.values() {
+        let v = &object["value"];
+        if v["/Subtype"] != "/Link" {
+            continue;
+        }
+        let dest = if v["/Dest"].is_null() {
+            match &v["/A"] {
+                a if a["/S"] == "/GoTo" => a["/D"].clone(),
+                _ => continue, // a URI
+            }
+        } else {
+            v["/Dest"].clone()
+        };
+        count += 1;
+        let ok = match dest.as_str() {
+            Some(name) if !name.ends_with(" R") => names.get(name).is_some_and(&reaches_page),
+            _ => reaches_page(&dest),
+        };
+        assert!(ok, "{}: link to {dest} goes nowhere", pdf.display());
+    }
+    count
+}
