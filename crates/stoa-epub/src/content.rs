@@ -573,6 +573,20 @@ impl<'a> Renderer<'a> {
         x.close();
     }
 
+    /// The link from a note back to where it is referenced.
+    fn backlink(&self, href: &str, x: &mut Xml) {
+        x.open(
+            "a",
+            &[
+                ("href", href),
+                ("role", "doc-backlink"),
+                ("title", &self.labels.back_to_text),
+            ],
+        )
+        .text("↩\u{fe0e}")
+        .close();
+    }
+
     /// The numbered list of the notes, each linking back to its first reference.
     fn note_items(&mut self, x: &mut Xml) {
         let start = (self.setup.offset + 1).to_string();
@@ -586,20 +600,25 @@ impl<'a> Renderer<'a> {
             let blocks = self.definitions.get(&label).cloned().unwrap_or_default();
             let id = self.note_id(number);
             x.open("li", &[("id", &id), ("epub:type", "endnote")]);
-            self.blocks(&blocks, x);
             let back = format!("{}#{}", self.back_file, ref_id(number, 1));
-            x.open("p", &[("class", "backlink")])
-                .open(
-                    "a",
-                    &[
-                        ("href", &back),
-                        ("role", "doc-backlink"),
-                        ("title", &self.labels.back_to_text.clone()),
-                    ],
-                )
-                .text("↩\u{fe0e}")
-                .close()
-                .close();
+            // The way back ends the note's last paragraph, as in printed
+            // books, rather than sitting alone on a line of its own.
+            match blocks.split_last() {
+                Some((Block::Paragraph { content }, rest)) => {
+                    self.blocks(rest, x);
+                    x.open("p", &[]);
+                    self.inlines(content, x);
+                    x.text("\u{a0}");
+                    self.backlink(&back, x);
+                    x.close();
+                }
+                _ => {
+                    self.blocks(&blocks, x);
+                    x.open("p", &[("class", "backlink")]);
+                    self.backlink(&back, x);
+                    x.close();
+                }
+            }
             x.close().newline();
             i += 1;
         }
@@ -749,7 +768,9 @@ mod tests {
         assert!(html.contains(r#"id="noteref-1-2""#));
         assert!(html.contains("[^missing]"));
         assert!(
-            html.contains(r#"<li id="note-1" epub:type="endnote"><p>note</p>"#),
+            html.contains(
+                "<li id=\"note-1\" epub:type=\"endnote\"><p>note\u{a0}<a href=\"#noteref-1\" role=\"doc-backlink\""
+            ),
             "{html}"
         );
     }
