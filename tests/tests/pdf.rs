@@ -57,7 +57,11 @@ fn chapter_titles(book: &str, lang: &str) -> Vec<String> {
         .iter()
         .map(|v| v.as_str().unwrap())
         .collect();
-    slugs.push(config["about"].as_str().unwrap());
+    let about = if lang == "en" {
+        "About the Author"
+    } else {
+        "Sobre o Autor"
+    };
     slugs
         .into_iter()
         .filter_map(|slug| {
@@ -68,6 +72,7 @@ fn chapter_titles(book: &str, lang: &str) -> Vec<String> {
             let meta: toml::Table = toml::from_str(front).unwrap();
             meta["title"].as_str().unwrap().to_string()
         })
+        .chain(std::iter::once(about.to_string()))
         .collect()
 }
 

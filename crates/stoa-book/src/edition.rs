@@ -70,6 +70,11 @@ fn load_edition(
             Ok(Found::Post(post)) => {
                 let mut post = *post;
                 post.chapter.kind = kind;
+                // The presentation is the book's "About the Author" part,
+                // whatever the post calls itself on the blog.
+                if kind == ChapterKind::About {
+                    post.chapter.title = language.labels.about_author.clone();
+                }
                 warnings.extend(post.warnings);
                 assets.extend(post.assets);
                 chapters.push(post.chapter);
