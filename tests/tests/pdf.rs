@@ -51,7 +51,7 @@ fn chapter_titles(book: &str, lang: &str) -> Vec<String> {
     let config: toml::Table =
         toml::from_str(&std::fs::read_to_string(books.join(book).join("book.toml")).unwrap())
             .unwrap();
-    let mut slugs: Vec<&str> = config["posts"]
+    let slugs: Vec<&str> = config["posts"]
         .as_array()
         .unwrap()
         .iter()
