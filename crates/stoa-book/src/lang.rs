@@ -9,21 +9,17 @@ pub struct Language {
     pub tag: String,
     /// The words around the content.
     pub labels: Labels,
-    /// The name of the language in itself, e.g. `Português`.
-    pub name: &'static str,
 }
 
 struct Known {
     primary: &'static str,
-    name: &'static str,
-    labels: [&'static str; 9],
+    labels: [&'static str; 8],
 }
 
-/// contents, about author, notes, back to text, typeset with, title page, cover, colophon, start.
+/// contents, about author, notes, back to text, typeset with, title page, cover, colophon.
 const KNOWN: &[Known] = &[
     Known {
         primary: "en",
-        name: "English",
         labels: [
             "Contents",
             "About the Author",
@@ -33,12 +29,10 @@ const KNOWN: &[Known] = &[
             "Title Page",
             "Cover",
             "Colophon",
-            "Start of Content",
         ],
     },
     Known {
         primary: "pt",
-        name: "Português",
         labels: [
             "Sumário",
             "Sobre o Autor",
@@ -48,12 +42,10 @@ const KNOWN: &[Known] = &[
             "Folha de rosto",
             "Capa",
             "Colofão",
-            "Início do texto",
         ],
     },
     Known {
         primary: "es",
-        name: "Español",
         labels: [
             "Índice",
             "Sobre el autor",
@@ -63,12 +55,10 @@ const KNOWN: &[Known] = &[
             "Portada interior",
             "Cubierta",
             "Colofón",
-            "Inicio del texto",
         ],
     },
     Known {
         primary: "fr",
-        name: "Français",
         labels: [
             "Table des matières",
             "À propos de l’auteur",
@@ -78,12 +68,10 @@ const KNOWN: &[Known] = &[
             "Page de titre",
             "Couverture",
             "Colophon",
-            "Début du texte",
         ],
     },
     Known {
         primary: "de",
-        name: "Deutsch",
         labels: [
             "Inhalt",
             "Über den Autor",
@@ -93,7 +81,6 @@ const KNOWN: &[Known] = &[
             "Titelseite",
             "Umschlag",
             "Impressum",
-            "Textbeginn",
         ],
     },
 ];
@@ -132,11 +119,9 @@ impl Language {
             title_page,
             cover,
             colophon,
-            start,
         ] = known.labels.map(str::to_string);
         Ok(Language {
             tag: tag.to_string(),
-            name: known.name,
             labels: Labels {
                 contents,
                 about_author,
@@ -146,7 +131,6 @@ impl Language {
                 title_page,
                 cover,
                 colophon,
-                start,
             },
         })
     }

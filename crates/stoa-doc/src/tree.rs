@@ -113,8 +113,6 @@ pub struct Labels {
     pub cover: String,
     /// Heading of the colophon.
     pub colophon: String,
-    /// Name of the start of the main text, for landmarks.
-    pub start: String,
 }
 
 /// What part a chapter plays in the book.

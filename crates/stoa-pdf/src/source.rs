@@ -922,7 +922,6 @@ fn labels_dict(l: &stoa_doc::Labels) -> String {
         ("title-page", &l.title_page),
         ("cover", &l.cover),
         ("colophon", &l.colophon),
-        ("start", &l.start),
     ];
     let fields: Vec<String> = pairs
         .iter()

@@ -286,7 +286,7 @@ fn book(chapters: Vec<Chapter>, lang: &str) -> Book {
         "version": 1, "id": "b", "lang": lang,
         "meta": {"title": "T", "author": "A", "identifier": "x", "date": "2024-01-01", "modified": "2024-01-01T00:00:00Z"},
         "labels": {"contents": "", "about_author": "", "notes": "", "back_to_text": "", "typeset_with": "",
-                   "title_page": "", "cover": "", "colophon": "", "start": ""},
+                   "title_page": "", "cover": "", "colophon": ""},
         "chapters": chapters,
     }))
     .expect("book")

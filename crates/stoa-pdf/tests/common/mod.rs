@@ -41,7 +41,6 @@ pub fn labels_pt() -> Labels {
         title_page: "Folha de rosto".into(),
         cover: "Capa".into(),
         colophon: "Colofão".into(),
-        start: "Início".into(),
     }
 }
 
