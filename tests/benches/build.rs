@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 use stoa_build::{BuildOptions, Format};
+use stoa_doc::{IdIndex, NotesPlan};
+use stoa_render::{RenderContext, Renderer};
 use stoa_tests::repo_root;
 
 const RUNS: usize = 5;
@@ -75,7 +77,7 @@ fn build_books(books_dir: PathBuf, formats: Vec<Format>, out: PathBuf) {
         languages: Vec::new(),
         formats,
         jobs: None,
-        emit_typst: false,
+        emit_sources: false,
         source_date_epoch: None,
         site: false,
         plugin_dirs: Vec::new(),
@@ -86,12 +88,28 @@ fn build_books(books_dir: PathBuf, formats: Vec<Format>, out: PathBuf) {
     assert!(report.ok(), "{:?}", report.errors);
 }
 
+/// Renders every edition with `renderer`, one thread, the notes plan and
+/// the id index computed as the driver does.
+fn render_all(renderer: &dyn Renderer, all: &[stoa_book::Edition], cover: Option<&[u8]>) {
+    let theme = repo_root().join("themes/classic");
+    for e in all {
+        let notes = NotesPlan::of(&e.book);
+        let ids = IdIndex::of(&e.book);
+        let ctx = RenderContext {
+            book: &e.book,
+            notes: &notes,
+            ids: &ids,
+            theme: &theme,
+            roots: &e.roots,
+            cover_png: cover,
+            emit_sources: false,
+        };
+        std::hint::black_box(renderer.render(&ctx).expect("rendered"));
+    }
+}
+
 fn main() {
     let out = tempfile::tempdir().expect("temp dir");
-    let theme = stoa_pdf::Theme {
-        dir: repo_root().join("themes/classic"),
-    };
-    let css = std::fs::read_to_string(repo_root().join("themes/classic/epub.css")).expect("css");
     let all = editions();
     println!(
         "books/: {} editions, {} chapters",
@@ -102,36 +120,26 @@ fn main() {
         std::hint::black_box(editions());
     });
     time("EPUB writer, every edition (one thread)", || {
-        for e in &all {
-            let req = stoa_epub::EpubRequest {
-                book: &e.book,
-                css: &css,
-                cover_png: None,
-            };
-            std::hint::black_box(stoa_epub::render_epub(&req).expect("epub"));
-        }
+        render_all(&stoa_epub::EpubRenderer, &all, None)
+    });
+    time("web edition writer, every edition (one thread)", || {
+        render_all(&stoa_html::HtmlRenderer, &all, None)
     });
     time(
         "Typst compile + PDF export, every edition (one thread)",
-        || {
-            for e in &all {
-                let req = stoa_pdf::PdfRequest {
-                    book: &e.book,
-                    theme: &theme,
-                    roots: &e.roots,
-                };
-                std::hint::black_box(stoa_pdf::render_pdf(&req).expect("pdf"));
-            }
-        },
+        || render_all(&stoa_pdf::PdfRenderer, &all, None),
     );
     let bare = books_without_plugins(out.path());
     time("full build, EPUB only (parallel)", || {
         build(vec![Format::Epub], out.path().join("epub"))
     });
     time("full build, EPUB + PDF (parallel)", || {
+        build(vec![Format::Epub, Format::Pdf], out.path().join("two"))
+    });
+    time("full build, EPUB + PDF + HTML (parallel)", || {
         build(Format::ALL.to_vec(), out.path().join("all"))
     });
-    time("full build, EPUB + PDF, plugins removed", || {
+    time("full build, every format, plugins removed", || {
         build_books(bare.clone(), Format::ALL.to_vec(), out.path().join("bare"))
     });
 }

@@ -111,7 +111,7 @@ fn dialogues_appendix_is_the_sorted_union_of_the_glossaries() {
         assert_eq!(appendix_terms(&epub), expected, "{lang}: collection");
         let post = zip_entry(&epub, "OEBPS/dialogue-on-those-who-teach.xhtml");
         assert!(
-            post.contains(r#"<a class="glossary-ref" epub:type="noteref""#)
+            post.contains(r#"<a class="glossary-ref" epub:type="glossref" role="doc-glossref""#)
                 && post.contains(r#"href="glossary.xhtml#glossdef-"#),
             "{post}"
         );

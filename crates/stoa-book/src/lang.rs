@@ -1,4 +1,6 @@
-//! The languages stoa can set a book in, and the words it prints in each.
+//! The languages stoa can set a book in, and the words it prints in each:
+//! the tag is checked here, the words come from the one locale table,
+//! `stoa_locale`, which every renderer and the download page read too.
 
 use stoa_doc::Labels;
 
@@ -10,80 +12,6 @@ pub struct Language {
     /// The words around the content.
     pub labels: Labels,
 }
-
-struct Known {
-    primary: &'static str,
-    labels: [&'static str; 8],
-}
-
-/// contents, about author, notes, back to text, typeset with, title page, cover, colophon.
-const KNOWN: &[Known] = &[
-    Known {
-        primary: "en",
-        labels: [
-            "Contents",
-            "About the Author",
-            "Notes",
-            "Back to text",
-            "Typeset with stoa",
-            "Title Page",
-            "Cover",
-            "Colophon",
-        ],
-    },
-    Known {
-        primary: "pt",
-        labels: [
-            "Sumário",
-            "Sobre o Autor",
-            "Notas",
-            "Voltar ao texto",
-            "Composto com stoa",
-            "Folha de rosto",
-            "Capa",
-            "Colofão",
-        ],
-    },
-    Known {
-        primary: "es",
-        labels: [
-            "Índice",
-            "Sobre el autor",
-            "Notas",
-            "Volver al texto",
-            "Compuesto con stoa",
-            "Portada interior",
-            "Cubierta",
-            "Colofón",
-        ],
-    },
-    Known {
-        primary: "fr",
-        labels: [
-            "Table des matières",
-            "À propos de l’auteur",
-            "Notes",
-            "Retour au texte",
-            "Composé avec stoa",
-            "Page de titre",
-            "Couverture",
-            "Colophon",
-        ],
-    },
-    Known {
-        primary: "de",
-        labels: [
-            "Inhalt",
-            "Über den Autor",
-            "Anmerkungen",
-            "Zurück zum Text",
-            "Gesetzt mit stoa",
-            "Titelseite",
-            "Umschlag",
-            "Impressum",
-        ],
-    },
-];
 
 impl Language {
     /// Looks a tag up. `Err` says why the tag is not usable.
@@ -103,36 +31,30 @@ impl Language {
                 "`{tag}` is not a language tag of the form `pt` or `pt-BR`"
             ));
         }
-        let known = KNOWN.iter().find(|k| k.primary == primary).ok_or_else(|| {
-            let names: Vec<_> = KNOWN.iter().map(|k| k.primary).collect();
+        let locale = stoa_locale::locale(tag).ok_or_else(|| {
             format!(
                 "stoa does not know the language `{tag}`; it knows {}",
-                names.join(", ")
+                stoa_locale::known_languages().join(", ")
             )
         })?;
-        let [
-            contents,
-            about_author,
-            notes,
-            back_to_text,
-            typeset_with,
-            title_page,
-            cover,
-            colophon,
-        ] = known.labels.map(str::to_string);
         Ok(Language {
             tag: tag.to_string(),
-            labels: Labels {
-                contents,
-                about_author,
-                notes,
-                back_to_text,
-                typeset_with,
-                title_page,
-                cover,
-                colophon,
-            },
+            labels: labels(&locale.book),
         })
+    }
+}
+
+/// The words of the book's pages, owned by the tree.
+fn labels(words: &stoa_locale::BookWords) -> Labels {
+    Labels {
+        contents: words.contents.to_string(),
+        about_author: words.about_author.to_string(),
+        notes: words.notes.to_string(),
+        back_to_text: words.back_to_text.to_string(),
+        typeset_with: words.typeset_with.to_string(),
+        title_page: words.title_page.to_string(),
+        cover: words.cover.to_string(),
+        colophon: words.colophon.to_string(),
     }
 }
 
@@ -147,6 +69,15 @@ mod tests {
     }
 
     #[test]
+    fn the_words_are_those_of_the_locale_table() {
+        for tag in ["en", "pt-BR", "es", "fr", "de"] {
+            let labels = Language::parse(tag).unwrap().labels;
+            let words = &stoa_locale::locale(tag).unwrap().book;
+            assert_eq!(labels, super::labels(words), "{tag}");
+        }
+    }
+
+    #[test]
     fn refuses_malformed_and_unknown_tags() {
         assert!(
             Language::parse("pt_BR")
@@ -154,7 +85,12 @@ mod tests {
                 .contains("not a language tag")
         );
         assert!(Language::parse("PT").is_err());
-        assert!(Language::parse("xx").unwrap_err().contains("does not know"));
+        let unknown = Language::parse("xx").unwrap_err();
+        assert!(unknown.contains("does not know"), "{unknown}");
+        assert!(
+            unknown.contains("en, pt"),
+            "lists the known ones: {unknown}"
+        );
         assert!(Language::parse("").is_err());
     }
 }

@@ -26,9 +26,121 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Writes `files` (relative `/`-separated paths) into a new folder beside
+/// `path`, then swaps it in for `path` with two renames, so that a reader
+/// sees the old folder or the new one, never a mix. A relative path that is
+/// absolute, empty or climbs with `..` is refused before anything is written.
+pub fn replace_folder(path: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
+    let parent = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent)?;
+    for (rel, _) in files {
+        check_relative(rel)?;
+    }
+    let staged = tempfile::Builder::new()
+        .prefix(".stoa-")
+        .tempdir_in(parent)?;
+    for (rel, bytes) in files {
+        let target = staged.path().join(rel);
+        if let Some(dir) = target.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(&target, bytes)?;
+    }
+    #[cfg(unix)]
+    publish_permissions(staged.path())?;
+    let old = tempfile::Builder::new()
+        .prefix(".stoa-old-")
+        .tempdir_in(parent)?;
+    let parked = old.path().join("previous");
+    let had_old = std::fs::symlink_metadata(path).is_ok();
+    if had_old {
+        std::fs::rename(path, &parked)?;
+    }
+    let staged = staged.keep();
+    if let Err(e) = std::fs::rename(&staged, path) {
+        if had_old {
+            std::fs::rename(&parked, path)?;
+        }
+        let _ = std::fs::remove_dir_all(&staged);
+        return Err(e);
+    }
+    Ok(())
+}
+
+fn check_relative(rel: &str) -> std::io::Result<()> {
+    let ok = !rel.is_empty()
+        && Path::new(rel)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+    if ok {
+        Ok(())
+    } else {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("a renderer asked to write `{rel}`, outside its folder"),
+        ))
+    }
+}
+
+/// Temporary folders are private; a web edition is for readers.
+#[cfg(unix)]
+fn publish_permissions(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            publish_permissions(&entry.path())?;
+        } else {
+            std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o644))?;
+        }
+    }
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_is_swapped_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book/en");
+        let files = |text: &str| {
+            vec![
+                ("index.html".to_string(), text.as_bytes().to_vec()),
+                ("img/cover.png".to_string(), vec![1, 2]),
+            ]
+        };
+        replace_folder(&path, &files("one")).unwrap();
+        std::fs::write(path.join("stale.html"), "old").unwrap();
+        replace_folder(&path, &files("two")).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(path.join("index.html")).unwrap(),
+            "two"
+        );
+        assert!(
+            !path.join("stale.html").exists(),
+            "nothing of the old folder stays"
+        );
+        assert!(path.join("img/cover.png").is_file());
+        let names: Vec<_> = std::fs::read_dir(dir.path().join("book"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["en"], "no temporary folder is left behind");
+    }
+
+    #[test]
+    fn a_folder_never_writes_outside_itself() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("en");
+        for bad in ["../escape.html", "/etc/x", "", "a/../../b"] {
+            let files = vec![(bad.to_string(), b"x".to_vec())];
+            assert!(replace_folder(&path, &files).is_err(), "{bad}");
+        }
+        assert!(!dir.path().join("escape.html").exists());
+        assert!(!path.exists());
+    }
 
     #[test]
     fn replaces_the_file_and_leaves_nothing_behind() {

@@ -5,28 +5,30 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use stoa_book::{BookConfig, Edition, load_config, load_editions};
-use stoa_doc::Diagnostic;
+use stoa_doc::{Diagnostic, IdIndex, NotesPlan};
+pub use stoa_render::Format;
+use stoa_render::{Output, RenderContext, Renderer};
 
-/// An output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Format {
-    /// EPUB 3.3.
-    Epub,
-    /// Print-ready PDF.
-    Pdf,
+/// Every output format stoa writes, one renderer each. A new format is a
+/// new crate implementing [`Renderer`] and one line here.
+static RENDERERS: &[&dyn Renderer] = &[
+    &stoa_epub::EpubRenderer,
+    &stoa_pdf::PdfRenderer,
+    &stoa_html::HtmlRenderer,
+];
+
+/// The renderer of `format`.
+fn renderer(format: Format) -> &'static dyn Renderer {
+    RENDERERS
+        .iter()
+        .copied()
+        .find(|r| r.format() == format)
+        .expect("every format has a renderer in RENDERERS")
 }
 
-impl Format {
-    /// Every format, in build order.
-    pub const ALL: [Format; 2] = [Format::Epub, Format::Pdf];
-
-    /// The file extension, which is also the name used on the command line.
-    pub fn extension(self) -> &'static str {
-        match self {
-            Format::Epub => "epub",
-            Format::Pdf => "pdf",
-        }
-    }
+/// The renderer that draws covers, if any.
+fn cover_painter() -> Option<&'static dyn Renderer> {
+    RENDERERS.iter().copied().find(|r| r.draws_covers())
 }
 
 /// What to build and where.
@@ -46,8 +48,9 @@ pub struct BuildOptions {
     pub formats: Vec<Format>,
     /// Worker threads; `None` means one per core.
     pub jobs: Option<usize>,
-    /// Also write the generated Typst source beside each PDF.
-    pub emit_typst: bool,
+    /// Also write the renderers' intermediate sources (the generated
+    /// Typst) beside each artifact.
+    pub emit_sources: bool,
     /// SOURCE_DATE_EPOCH, for the modification date in the metadata.
     pub source_date_epoch: Option<i64>,
     /// Also write the download page (index.html) and the OPDS catalogs.
@@ -69,9 +72,9 @@ pub struct Artifact {
     pub lang: String,
     /// Format.
     pub format: Format,
-    /// Where it was written.
+    /// Where it was written: a file, or the web edition's folder.
     pub path: PathBuf,
-    /// Its size in bytes.
+    /// Its size in bytes, every file of a folder counted.
     pub bytes: u64,
     /// How long rendering and writing took.
     pub seconds: f64,
@@ -235,25 +238,42 @@ fn site_entry(
 ) -> Result<Option<stoa_site::SiteEntry>, Vec<Diagnostic>> {
     let book = &edition.book;
     let stem = format!("{}-{}", config.id, book.lang);
-    let files: Vec<PathBuf> = Format::ALL
-        .iter()
-        .map(|f| PathBuf::from(&config.id).join(format!("{stem}.{}", f.extension())))
-        .filter(|p| options.out_dir.join(p).is_file())
-        .collect();
-    if files.is_empty() {
+    let mut files = Vec::new();
+    let mut web = None;
+    for format in Format::ALL {
+        let file = PathBuf::from(&config.id).join(format!("{stem}.{}", format.name()));
+        let index = PathBuf::from(&config.id)
+            .join(&book.lang)
+            .join("index.html");
+        if options.out_dir.join(&file).is_file() {
+            files.push(file);
+        } else if options.out_dir.join(&index).is_file() && format == Format::Html {
+            web = Some(index);
+        }
+    }
+    if files.is_empty() && web.is_none() {
         return Ok(None);
     }
-    let theme = stoa_pdf::Theme {
-        dir: theme_dir(options, config)?,
+    let cover = match cover_painter() {
+        Some(painter) => {
+            let (notes, ids) = (NotesPlan::of(book), IdIndex::default());
+            let theme = theme_dir(options, config)?;
+            let ctx = RenderContext {
+                book,
+                notes: &notes,
+                ids: &ids,
+                theme: &theme,
+                roots: &edition.roots,
+                cover_png: None,
+                emit_sources: false,
+            };
+            let png = painter.cover_png(&ctx, THUMBNAIL_PIXELS_PER_PT)?;
+            let cover = PathBuf::from(&config.id).join(format!("{stem}-cover.png"));
+            write(&options.out_dir.join(&cover), &png)?;
+            Some(cover)
+        }
+        None => None,
     };
-    let request = stoa_pdf::PdfRequest {
-        book,
-        theme: &theme,
-        roots: &edition.roots,
-    };
-    let png = stoa_pdf::render_cover_png(&request, THUMBNAIL_PIXELS_PER_PT)?;
-    let cover = PathBuf::from(&config.id).join(format!("{stem}-cover.png"));
-    write(&options.out_dir.join(&cover), &png)?;
     Ok(Some(stoa_site::SiteEntry {
         book: config.id.clone(),
         lang: book.lang.clone(),
@@ -264,8 +284,9 @@ fn site_entry(
         identifier: book.meta.identifier.clone(),
         date: book.meta.date.clone(),
         modified: book.meta.modified.clone(),
-        cover: Some(cover),
+        cover,
         files,
+        web,
     }))
 }
 
@@ -362,24 +383,80 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-struct Job<'a> {
+/// One edition with what every format reads, computed once: the notes
+/// plan, the id index, the theme and the cover.
+struct Prepared<'a> {
     config: &'a BookConfig,
     edition: &'a Edition,
+    notes: NotesPlan,
+    ids: IdIndex,
+    theme: PathBuf,
+    cover: Option<Vec<u8>>,
+}
+
+impl Prepared<'_> {
+    fn context(&self, options: &BuildOptions) -> RenderContext<'_> {
+        RenderContext {
+            book: &self.edition.book,
+            notes: &self.notes,
+            ids: &self.ids,
+            theme: &self.theme,
+            roots: &self.edition.roots,
+            cover_png: self.cover.as_deref(),
+            emit_sources: options.emit_sources,
+        }
+    }
+
+    fn stem(&self) -> String {
+        format!("{}-{}", self.config.id, self.edition.book.lang)
+    }
+}
+
+/// Cover resolution: 3 pixels per point makes a 14 × 21 cm cover about
+/// 1190 × 1786 pixels, sharp on tablets without bloating the EPUB.
+const COVER_PIXELS_PER_PT: f32 = 3.0;
+
+fn prepare<'a>(
+    options: &BuildOptions,
+    config: &'a BookConfig,
+    edition: &'a Edition,
+) -> Result<Prepared<'a>, Vec<Diagnostic>> {
+    let mut prepared = Prepared {
+        config,
+        edition,
+        notes: NotesPlan::of(&edition.book),
+        ids: IdIndex::of(&edition.book),
+        theme: theme_dir(options, config)?,
+        cover: None,
+    };
+    // The EPUB's and the web edition's cover is the print edition's first
+    // page, drawn once for both, so that every edition looks alike.
+    let wants_cover = options.formats.iter().any(|&f| !renderer(f).draws_covers());
+    if let (true, Some(painter)) = (wants_cover, cover_painter()) {
+        let png = painter.cover_png(&prepared.context(options), COVER_PIXELS_PER_PT)?;
+        prepared.cover = Some(png);
+    }
+    Ok(prepared)
+}
+
+struct Job<'a> {
+    prepared: &'a Prepared<'a>,
     format: Format,
 }
 
 impl Job<'_> {
     fn name(&self) -> String {
-        format!(
-            "{}-{}.{}",
-            self.config.id,
-            self.edition.book.lang,
-            self.format.extension()
-        )
+        format!("{}.{}", self.prepared.stem(), self.format.name())
     }
 
-    fn path(&self, out_dir: &Path) -> PathBuf {
-        out_dir.join(&self.config.id).join(self.name())
+    /// `<out>/<book>/<book>-<lang>.<ext>` for a file, `<out>/<book>/<lang>/`
+    /// for a folder.
+    fn path(&self, out_dir: &Path, output: &Output) -> PathBuf {
+        let book_dir = out_dir.join(&self.prepared.config.id);
+        match output {
+            Output::File(_) => book_dir.join(self.name()),
+            Output::Folder(_) => book_dir.join(&self.prepared.edition.book.lang),
+        }
     }
 }
 
@@ -389,40 +466,34 @@ fn render_all(
     sink: Sink,
     report: &mut Report,
 ) {
-    let jobs: Vec<Job> = editions
+    let prepared: Vec<_> = editions
+        .par_iter()
+        .map(|(config, edition)| prepare(options, config, edition))
+        .collect();
+    let mut ready = Vec::new();
+    for result in prepared {
+        match result {
+            Ok(p) => ready.push(p),
+            Err(errors) => {
+                sink(Event::Failed("cover", &errors));
+                report.errors.extend(errors);
+            }
+        }
+    }
+    let jobs: Vec<Job> = ready
         .iter()
-        .flat_map(|(config, edition)| {
-            options.formats.iter().map(move |&format| Job {
-                config,
-                edition,
-                format,
-            })
+        .flat_map(|prepared| {
+            options
+                .formats
+                .iter()
+                .map(move |&format| Job { prepared, format })
         })
         .collect();
     sink(Event::Planned(jobs.len()));
     let results: Vec<_> = jobs
         .par_iter()
         .map(|job| {
-            let started = Instant::now();
-            let result = render(options, job).and_then(|rendered| {
-                for warning in &rendered.warnings {
-                    sink(Event::Warning(warning));
-                }
-                let path = job.path(&options.out_dir);
-                write(&path, &rendered.bytes)?;
-                if let Some(source) = &rendered.typst_source {
-                    write(&path.with_extension("typ"), source.as_bytes())?;
-                }
-                let artifact = Artifact {
-                    book: job.config.id.clone(),
-                    lang: job.edition.book.lang.clone(),
-                    format: job.format,
-                    path,
-                    bytes: rendered.bytes.len() as u64,
-                    seconds: started.elapsed().as_secs_f64(),
-                };
-                Ok((artifact, rendered.warnings))
-            });
+            let result = run_job(options, job, sink);
             match &result {
                 Ok((artifact, _)) => sink(Event::Built(artifact)),
                 Err(errors) => sink(Event::Failed(&job.name(), errors)),
@@ -442,11 +513,35 @@ fn render_all(
     report.artifacts.sort_by(|a, b| a.path.cmp(&b.path));
 }
 
-/// What rendering one job produced.
-struct Rendered {
-    bytes: Vec<u8>,
-    typst_source: Option<String>,
-    warnings: Vec<Diagnostic>,
+fn run_job(
+    options: &BuildOptions,
+    job: &Job,
+    sink: Sink,
+) -> Result<(Artifact, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let started = Instant::now();
+    let rendered = renderer(job.format).render(&job.prepared.context(options))?;
+    for warning in &rendered.warnings {
+        sink(Event::Warning(warning));
+    }
+    let path = job.path(&options.out_dir, &rendered.output);
+    match &rendered.output {
+        Output::File(bytes) => write(&path, bytes)?,
+        Output::Folder(files) => write_folder(&path, files)?,
+    }
+    for (ext, bytes) in &rendered.sources {
+        let stem = job.prepared.stem();
+        let source = path.with_file_name(format!("{stem}.{ext}"));
+        write(&source, bytes)?;
+    }
+    let artifact = Artifact {
+        book: job.prepared.config.id.clone(),
+        lang: job.prepared.edition.book.lang.clone(),
+        format: job.format,
+        path,
+        bytes: rendered.output.bytes(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    Ok((artifact, rendered.warnings))
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Vec<Diagnostic>> {
@@ -458,53 +553,14 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), Vec<Diagnostic>> {
     })
 }
 
-fn render(options: &BuildOptions, job: &Job) -> Result<Rendered, Vec<Diagnostic>> {
-    let theme = stoa_pdf::Theme {
-        dir: theme_dir(options, job.config)?,
-    };
-    let book = &job.edition.book;
-    let pdf_request = stoa_pdf::PdfRequest {
-        book,
-        theme: &theme,
-        roots: &job.edition.roots,
-    };
-    match job.format {
-        Format::Epub => {
-            let css_path = theme.dir.join("epub.css");
-            let css = std::fs::read_to_string(&css_path).map_err(|e| {
-                vec![Diagnostic::error(format!(
-                    "cannot read the theme's style sheet {}: {e}",
-                    css_path.display()
-                ))]
-            })?;
-            // The EPUB's cover is the PDF's first page, so both editions look alike.
-            let cover = stoa_pdf::render_cover_png(&pdf_request, COVER_PIXELS_PER_PT)?;
-            let request = stoa_epub::EpubRequest {
-                book,
-                css: &css,
-                cover_png: Some(&cover),
-            };
-            let bytes = stoa_epub::render_epub(&request).map_err(|d| vec![d])?;
-            Ok(Rendered {
-                bytes,
-                typst_source: None,
-                warnings: Vec::new(),
-            })
-        }
-        Format::Pdf => {
-            let output = stoa_pdf::render_pdf(&pdf_request)?;
-            Ok(Rendered {
-                bytes: output.pdf,
-                typst_source: options.emit_typst.then_some(output.typst_source),
-                warnings: output.warnings,
-            })
-        }
-    }
+fn write_folder(path: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Vec<Diagnostic>> {
+    crate::output::replace_folder(path, files).map_err(|e| {
+        vec![Diagnostic::error(format!(
+            "cannot write {}: {e}",
+            path.display()
+        ))]
+    })
 }
-
-/// Cover resolution: 3 pixels per point makes a 14 × 21 cm cover about
-/// 1190 × 1786 pixels, sharp on tablets without bloating the EPUB.
-const COVER_PIXELS_PER_PT: f32 = 3.0;
 
 fn theme_dir(options: &BuildOptions, config: &BookConfig) -> Result<PathBuf, Vec<Diagnostic>> {
     let dir = options.themes_dir.join(&config.theme);

@@ -61,7 +61,8 @@ struct BuildArgs {
     /// Folder holding one folder per theme.
     #[arg(long, default_value = "themes", value_name = "DIR")]
     themes: PathBuf,
-    /// Where to write the artifacts: <out>/<book>/<book>-<lang>.<format>.
+    /// Where to write the artifacts: <out>/<book>/<book>-<lang>.<format>, and
+    /// the web edition as the folder <out>/<book>/<lang>/.
     #[arg(short, long, default_value = "dist", value_name = "DIR")]
     out: PathBuf,
     /// Build only this book (repeatable).
@@ -94,10 +95,25 @@ struct BuildArgs {
     verbose: bool,
 }
 
+/// The formats on the command line: one value per [`Format`].
 #[derive(Clone, Copy, ValueEnum)]
 enum FormatArg {
+    /// EPUB 3.3, for e-readers and phones.
     Epub,
+    /// Print-ready PDF.
     Pdf,
+    /// The web edition: a folder of pages per book and language.
+    Html,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Format {
+        match arg {
+            FormatArg::Epub => Format::Epub,
+            FormatArg::Pdf => Format::Pdf,
+            FormatArg::Html => Format::Html,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -220,14 +236,7 @@ fn build(args: BuildArgs) -> ExitCode {
         },
         Err(_) => None,
     };
-    let mut formats: Vec<Format> = args
-        .format
-        .iter()
-        .map(|f| match f {
-            FormatArg::Epub => Format::Epub,
-            FormatArg::Pdf => Format::Pdf,
-        })
-        .collect();
+    let mut formats: Vec<Format> = args.format.iter().map(|&f| f.into()).collect();
     if formats.is_empty() {
         formats = Format::ALL.to_vec();
     }
@@ -241,7 +250,7 @@ fn build(args: BuildArgs) -> ExitCode {
         languages: args.lang,
         formats,
         jobs: args.jobs.map(usize::from),
-        emit_typst: args.emit_typst,
+        emit_sources: args.emit_typst,
         source_date_epoch,
         site: !args.no_site,
         plugin_dirs: args.plugin_dir,

@@ -59,15 +59,17 @@ impl Display {
             Event::Planned(total) => state.total = total,
             Event::Built(artifact) => {
                 state.done += 1;
+                // A web edition is a folder: say so the way `ls -F` does.
+                let slash = if artifact.path.is_dir() { "/" } else { "" };
                 let line = if self.verbosity == Verbosity::Verbose {
                     format!(
-                        "built {} ({}, {:.2} s)",
+                        "built {}{slash} ({}, {:.2} s)",
                         artifact.path.display(),
                         size(artifact.bytes),
                         artifact.seconds
                     )
                 } else {
-                    format!("built {}", artifact.path.display())
+                    format!("built {}{slash}", artifact.path.display())
                 };
                 self.progress(&mut state, &line);
             }

@@ -1,6 +1,7 @@
 //! The types of the tree. Every type serializes to JSON with a `type` tag, so
 //! a plugin in any language can read and write it.
 
+use crate::{NoteStyle, Role};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -152,6 +153,14 @@ pub struct Chapter {
     /// The file the chapter came from, for diagnostics.
     #[serde(default)]
     pub source: Option<String>,
+    /// What the chapter is for a reader's navigation, beyond its kind: a
+    /// glossary appendix says [`Role::Glossary`]. Since tree 1.1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+    /// How the chapter's notes are placed and numbered; `None` sets them
+    /// as the chapter's endnotes, numbered from 1. Since tree 1.1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<NoteStyle>,
     /// Plugin settings from the front matter (`[plugins.<name>]`), as JSON.
     #[serde(default)]
     pub plugin_data: BTreeMap<String, serde_json::Value>,
@@ -175,7 +184,8 @@ pub struct Asset {
 pub struct Style {
     /// Who contributed it (a plugin's name).
     pub origin: String,
-    /// `epub` (CSS) or `pdf` (Typst).
+    /// The format's name ([`crate::Format::name`]): `epub` and `html` take
+    /// CSS, `pdf` takes Typst.
     pub format: String,
     /// The CSS or Typst code.
     pub code: String,
@@ -265,7 +275,10 @@ pub enum Block {
     },
     /// A generic container that plugins introduce, rendered through styles.
     Div {
-        /// What the container is, e.g. `dialogue`.
+        /// What the container means, for every format (since tree 1.1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        role: Option<Role>,
+        /// The plugin's name for it, for styling, e.g. `dialogue`.
         class: String,
         /// Extra facts for the renderers.
         #[serde(default)]
@@ -335,7 +348,10 @@ pub enum Inline {
     SoftBreak,
     /// A generic inline container that plugins introduce.
     Span {
-        /// What the span is, e.g. `speaker`.
+        /// What the span means, for every format (since tree 1.1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        role: Option<Role>,
+        /// The plugin's name for it, for styling, e.g. `speaker`.
         class: String,
         /// Extra facts for the renderers.
         #[serde(default)]

@@ -49,7 +49,7 @@ pub fn repack(raw: &[u8], book: &Book) -> std::io::Result<Vec<u8>> {
 
 fn with_language(nav: &[u8], lang: &str) -> Vec<u8> {
     let text = String::from_utf8_lossy(nav);
-    let lang = crate::xml::escape(lang);
+    let lang = stoa_xhtml::escape(lang);
     text.replacen(
         "xmlns:epub=\"http://www.idpf.org/2007/ops\">",
         &format!(

@@ -1,12 +1,26 @@
 //! The XHTML documents of the book: cover, title page, contents, chapters, colophon.
 
-use crate::content::Renderer;
-use crate::xml::{Xml, page};
-use stoa_doc::{Book, Chapter, ChapterKind};
+use stoa_doc::{Book, ChapterKind};
+use stoa_xhtml::{Flavor, Markup, Page, Xml, body_type, document};
+
+/// The style sheet every document links to.
+const STYLESHEET: &str = "stylesheet.css";
+
+/// A whole XHTML document titled `title` around `body`.
+fn page(book: &Book, title: &str, body_type: &str, body: &str) -> String {
+    let page = Page {
+        lang: &book.lang,
+        title,
+        stylesheet: STYLESHEET,
+        head: "",
+        body_attrs: &[("epub:type", body_type)],
+    };
+    document(Flavor::Epub, &page, body)
+}
 
 /// The cover: the rendered cover image, full page.
 pub fn cover(book: &Book) -> String {
-    let mut x = Xml::new();
+    let mut x = Xml::new(Flavor::Epub);
     let alt = format!("{} — {}", book.meta.title, book.meta.author);
     x.open("section", &[("class", "cover"), ("epub:type", "cover")])
         .empty(
@@ -18,12 +32,12 @@ pub fn cover(book: &Book) -> String {
             ],
         )
         .close();
-    page(&book.lang, &book.meta.title, "frontmatter", &x.finish())
+    page(book, &book.meta.title, "frontmatter", &x.finish())
 }
 
 /// Title, subtitle and author.
 pub fn title_page(book: &Book) -> String {
-    let mut x = Xml::new();
+    let mut x = Xml::new(Flavor::Epub);
     x.open(
         "section",
         &[("class", "titlepage"), ("epub:type", "titlepage")],
@@ -34,12 +48,12 @@ pub fn title_page(book: &Book) -> String {
     }
     x.element("p", &[("class", "author")], &book.meta.author);
     x.close();
-    page(&book.lang, &book.meta.title, "frontmatter", &x.finish())
+    page(book, &book.meta.title, "frontmatter", &x.finish())
 }
 
 /// The printed table of contents, with each post's summary.
 pub fn contents(book: &Book) -> String {
-    let mut x = Xml::new();
+    let mut x = Xml::new(Flavor::Epub);
     x.open(
         "nav",
         &[
@@ -52,7 +66,7 @@ pub fn contents(book: &Book) -> String {
     x.element("h1", &[("id", "contents-title")], &book.labels.contents);
     x.open("ol", &[]);
     for chapter in &book.chapters {
-        let href = crate::chapter_file(&chapter.slug);
+        let href = Flavor::Epub.file(&chapter.slug);
         let class = if chapter.kind == ChapterKind::Post {
             "post"
         } else {
@@ -66,56 +80,24 @@ pub fn contents(book: &Book) -> String {
         x.close().newline();
     }
     x.close().close();
+    page(book, &book.labels.contents, "frontmatter", &x.finish())
+}
+
+/// Chapter `index`: its title, date, content and notes.
+pub fn chapter(markup: &Markup, index: usize) -> String {
+    let chapter = &markup.book.chapters[index];
     page(
-        &book.lang,
-        &book.labels.contents,
-        "frontmatter",
-        &x.finish(),
+        markup.book,
+        &chapter.title,
+        body_type(chapter.kind),
+        &markup.chapter(index),
     )
 }
 
-/// One chapter: its title, date and content.
-pub fn chapter(book: &Book, chapter: &Chapter) -> String {
-    let (body_type, section_type, role) = match chapter.kind {
-        ChapterKind::Post => ("bodymatter", "chapter", "doc-chapter"),
-        ChapterKind::About => ("backmatter", "appendix", "doc-appendix"),
-        ChapterKind::Appendix => ("backmatter", "appendix", "doc-appendix"),
-        ChapterKind::Notes => ("backmatter", "endnotes", "doc-endnotes"),
-    };
-    let mut x = Xml::new();
-    x.open(
-        "section",
-        &[
-            ("id", &chapter.slug),
-            ("class", section_type),
-            ("epub:type", section_type),
-            ("role", role),
-            ("aria-labelledby", "chapter-title"),
-        ],
-    );
-    x.open("header", &[]);
-    x.element("h1", &[("id", "chapter-title")], &chapter.title);
-    if let Some(date) = &chapter.date {
-        x.open("p", &[("class", "date")])
-            .element("time", &[("datetime", date)], &long_date(date, &book.lang))
-            .close();
-    }
-    x.close().newline();
-    let targets = crate::targets::Targets::of(book);
-    Renderer::new(&book.labels, &chapter.blocks)
-        .with_notes(crate::content::note_setup(book, chapter))
-        .with_targets(&targets, crate::chapter_file(&chapter.slug))
-        .chapter(&chapter.blocks, &mut x);
-    if stoa_doc::collects_notes(chapter) {
-        crate::content::collected_notes(book, &mut x);
-    }
-    x.close();
-    page(&book.lang, &chapter.title, body_type, &x.finish())
-}
-
 /// Author, date, identifier and the typesetter.
-pub fn colophon(book: &Book) -> String {
-    let mut x = Xml::new();
+pub fn colophon(markup: &Markup) -> String {
+    let book = markup.book;
+    let mut x = Xml::new(Flavor::Epub);
     x.open(
         "section",
         &[
@@ -131,72 +113,15 @@ pub fn colophon(book: &Book) -> String {
         &[],
         &format!(
             "© {} {}",
-            &book.meta.date[..4.min(book.meta.date.len())],
+            book.meta.date.get(..4).unwrap_or(&book.meta.date),
             book.meta.author
         ),
     );
-    x.element("p", &[], &long_date(&book.meta.date, &book.lang));
+    x.open("p", &[]);
+    markup.date(&book.meta.date, &mut x);
+    x.close();
     x.element("p", &[("class", "identifier")], &book.meta.identifier);
     x.element("p", &[], &book.labels.typeset_with);
     x.close();
-    page(&book.lang, &book.labels.colophon, "backmatter", &x.finish())
-}
-
-/// `2024-05-31` as `31 May 2024` or `31 de maio de 2024`.
-pub fn long_date(date: &str, lang: &str) -> String {
-    let parts: Vec<&str> = date.split('-').collect();
-    let [year, month, day] = parts.as_slice() else {
-        return date.to_string();
-    };
-    let (Ok(m), Ok(d)) = (month.parse::<usize>(), day.parse::<u32>()) else {
-        return date.to_string();
-    };
-    const EN: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    const PT: [&str; 12] = [
-        "janeiro",
-        "fevereiro",
-        "março",
-        "abril",
-        "maio",
-        "junho",
-        "julho",
-        "agosto",
-        "setembro",
-        "outubro",
-        "novembro",
-        "dezembro",
-    ];
-    let Some(index) = m.checked_sub(1).filter(|i| *i < 12) else {
-        return date.to_string();
-    };
-    if lang.starts_with("pt") {
-        format!("{d} de {} de {year}", PT[index])
-    } else {
-        format!("{d} {} {year}", EN[index])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates_read_naturally() {
-        assert_eq!(long_date("2024-05-31", "pt-BR"), "31 de maio de 2024");
-        assert_eq!(long_date("2024-01-02", "en"), "2 January 2024");
-        assert_eq!(long_date("garbage", "en"), "garbage");
-    }
+    page(book, &book.labels.colophon, "backmatter", &x.finish())
 }

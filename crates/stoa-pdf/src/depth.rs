@@ -3,7 +3,9 @@
 //! [`MAX_DEPTH`] levels of lists and quotes, the PDF sets the content at
 //! the deepest level allowed (nothing is dropped) and says so in a warning.
 
-use stoa_doc::{Block, Chapter, Diagnostic, ListItem};
+use std::borrow::Cow;
+
+use stoa_doc::{Block, Chapter, Diagnostic};
 
 /// Levels of nested lists and quotes the PDF keeps.
 pub const MAX_DEPTH: usize = 12;
@@ -25,16 +27,36 @@ pub fn flatten_chapter(chapter: &Chapter) -> Option<(Chapter, Diagnostic)> {
     Some((flat, warning))
 }
 
+/// `blocks` (a note's, which the notes plan hands out unflattened) within
+/// [`MAX_DEPTH`]; the chapter's warning already covers them.
+pub fn bounded(blocks: &[Block]) -> Cow<'_, [Block]> {
+    if depth(blocks) <= MAX_DEPTH {
+        Cow::Borrowed(blocks)
+    } else {
+        Cow::Owned(flatten(blocks.to_vec(), 0))
+    }
+}
+
+/// Whether `block` adds a level of nesting (its children are indented).
+fn nests(block: &Block) -> bool {
+    match block {
+        Block::List { .. } | Block::Quote { .. } => true,
+        // A container or a note holds its blocks at its own level.
+        Block::Div { .. } | Block::FootnoteDef { .. } => false,
+        Block::Heading { .. }
+        | Block::Paragraph { .. }
+        | Block::Code { .. }
+        | Block::Table { .. }
+        | Block::Rule => false,
+    }
+}
+
 fn depth(blocks: &[Block]) -> usize {
     blocks
         .iter()
-        .map(|b| match b {
-            Block::List { items, .. } => {
-                1 + items.iter().map(|i| depth(&i.blocks)).max().unwrap_or(0)
-            }
-            Block::Quote { blocks } => 1 + depth(blocks),
-            Block::Div { blocks, .. } | Block::FootnoteDef { blocks, .. } => depth(blocks),
-            _ => 0,
+        .map(|b| {
+            let inner = b.child_blocks().into_iter().map(depth).max().unwrap_or(0);
+            usize::from(nests(b)) + inner
         })
         .max()
         .unwrap_or(0)
@@ -42,51 +64,20 @@ fn depth(blocks: &[Block]) -> usize {
 
 fn flatten(blocks: Vec<Block>, level: usize) -> Vec<Block> {
     let mut out = Vec::new();
-    for block in blocks {
-        match block {
+    for mut block in blocks {
+        let nests = nests(&block);
+        if nests && level >= MAX_DEPTH {
             // At the limit a container's content joins its parent.
-            Block::List { items, .. } if level >= MAX_DEPTH => {
-                for item in items {
-                    out.extend(flatten(item.blocks, level));
-                }
+            for run in block.child_blocks_mut() {
+                out.extend(flatten(std::mem::take(run), level));
             }
-            Block::Quote { blocks } if level >= MAX_DEPTH => out.extend(flatten(blocks, level)),
-            Block::List {
-                start,
-                tight,
-                items,
-            } => {
-                let items = items
-                    .into_iter()
-                    .map(|item| ListItem {
-                        checked: item.checked,
-                        blocks: flatten(item.blocks, level + 1),
-                    })
-                    .collect();
-                out.push(Block::List {
-                    start,
-                    tight,
-                    items,
-                });
-            }
-            Block::Quote { blocks } => out.push(Block::Quote {
-                blocks: flatten(blocks, level + 1),
-            }),
-            Block::Div {
-                class,
-                attrs,
-                blocks,
-            } => out.push(Block::Div {
-                class,
-                attrs,
-                blocks: flatten(blocks, level),
-            }),
-            Block::FootnoteDef { label, blocks } => out.push(Block::FootnoteDef {
-                label,
-                blocks: flatten(blocks, level),
-            }),
-            other => out.push(other),
+            continue;
         }
+        let inner = if nests { level + 1 } else { level };
+        for run in block.child_blocks_mut() {
+            *run = flatten(std::mem::take(run), inner);
+        }
+        out.push(block);
     }
     out
 }
@@ -94,7 +85,7 @@ fn flatten(blocks: Vec<Block>, level: usize) -> Vec<Block> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stoa_doc::{Inline, inlines_text};
+    use stoa_doc::{Inline, ListItem, for_each_block, inlines_text};
 
     fn nested(levels: usize) -> Vec<Block> {
         let mut blocks = vec![Block::Paragraph {
@@ -117,15 +108,14 @@ mod tests {
         blocks
     }
 
-    fn texts(blocks: &[Block], out: &mut Vec<String>) {
-        for b in blocks {
-            match b {
-                Block::Paragraph { content } => out.push(inlines_text(content)),
-                Block::List { items, .. } => items.iter().for_each(|i| texts(&i.blocks, out)),
-                Block::Quote { blocks } => texts(blocks, out),
-                _ => {}
+    fn texts(blocks: &[Block]) -> Vec<String> {
+        let mut out = Vec::new();
+        for_each_block(blocks, &mut |b| {
+            if let Block::Paragraph { content } = b {
+                out.push(inlines_text(content));
             }
-        }
+        });
+        out
     }
 
     #[test]
@@ -135,6 +125,7 @@ mod tests {
             ..Chapter::default()
         };
         assert!(flatten_chapter(&chapter).is_none());
+        assert!(matches!(bounded(&chapter.blocks), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -146,10 +137,8 @@ mod tests {
         };
         let (flat, warning) = flatten_chapter(&chapter).unwrap();
         assert_eq!(depth(&flat.blocks), MAX_DEPTH);
-        let (mut before, mut after) = (Vec::new(), Vec::new());
-        texts(&chapter.blocks, &mut before);
-        texts(&flat.blocks, &mut after);
-        assert_eq!(before, after);
+        assert_eq!(texts(&chapter.blocks), texts(&flat.blocks));
         assert_eq!(warning.file.as_deref(), Some("p.md"));
+        assert_eq!(bounded(&chapter.blocks).as_ref(), flat.blocks.as_slice());
     }
 }

@@ -1,5 +1,10 @@
 //! The PDF writer: the document tree becomes Typst source,
 //! compiled in-process through our own World and exported with typst-pdf.
+//!
+//! The driver reaches it only as [`PdfRenderer`], an implementation of
+//! [`stoa_render::Renderer`]. Note numbers and places come from the notes
+//! plan, link targets from the id index, dates from the locale table: the
+//! PDF prints what the other formats print.
 
 mod depth;
 mod diag;
@@ -10,7 +15,8 @@ mod world;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use stoa_doc::{Book, Diagnostic, Inline};
+use stoa_doc::{Book, Diagnostic, IdIndex, Inline, NotesPlan, for_each_block, for_each_inline};
+use stoa_render::{Format, Output, RenderContext, Rendered, Renderer};
 use typst::diag::{SourceDiagnostic, Warned};
 use typst::foundations::{Datetime, Smart};
 use typst::utils::Scalar;
@@ -18,150 +24,170 @@ use typst_layout::PagedDocument;
 use typst_pdf::{PdfOptions, PdfStandard, PdfStandards, Timestamp};
 use typst_render::RenderOptions;
 
-use crate::source::{Generated, Parts, asset_vpath, generate, parse_date};
+use crate::source::{Generated, Parts, asset_vpath, generate};
 use crate::world::StoaWorld;
 
-/// A look for the print edition: a folder `themes/<name>/` with `book.typ`
-/// (the Typst template) and optionally `fonts/` (`*.ttf`, `*.otf`).
-#[derive(Clone, Debug)]
-pub struct Theme {
-    /// The theme's folder.
-    pub dir: PathBuf,
-}
+/// The print edition's renderer: the book becomes Typst source, laid out
+/// with the theme's `book.typ` (`<theme>/book.typ`, fonts in
+/// `<theme>/fonts/`) and exported as PDF. It also draws the book's cover,
+/// which the other formats use. Safe to call from many threads at once.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PdfRenderer;
 
-/// What to render, with what, and which folders the book may read from.
-#[derive(Clone, Copy, Debug)]
-pub struct PdfRequest<'a> {
-    /// The book, in one language.
-    pub book: &'a Book,
-    /// The theme.
-    pub theme: &'a Theme,
-    /// Folders images may come from besides the theme: the book's folder,
-    /// the posts folder. An image elsewhere is an error.
-    pub roots: &'a [PathBuf],
-}
+impl Renderer for PdfRenderer {
+    fn format(&self) -> Format {
+        Format::Pdf
+    }
 
-/// A rendered PDF.
-#[derive(Clone, Debug)]
-pub struct PdfOutput {
-    /// The PDF file.
-    pub pdf: Vec<u8>,
-    /// The generated Typst main file, for `--emit-typst`.
-    pub typst_source: String,
-    /// What deserves a look but did not stop the rendering.
-    pub warnings: Vec<Diagnostic>,
-}
-
-/// The Typst main file for `book`: an import of the theme and calls into it.
-pub fn generate_source(book: &Book) -> String {
-    generate(book, Parts::Book).source
-}
-
-/// Renders `req.book` as a print-ready PDF. Safe to call from many threads at once.
-pub fn render_pdf(req: &PdfRequest) -> Result<PdfOutput, Vec<Diagnostic>> {
-    let standards = pdf_standards(req.book)?;
-    let generated = generate(req.book, Parts::Book);
-    let (document, mut warnings) = compile(req, &generated)?;
-    let options = PdfOptions {
-        ident: Smart::Custom(req.book.meta.identifier.clone()),
-        timestamp: book_date(req.book).map(Timestamp::new_utc),
-        standards,
-        tagged: true,
-        ..PdfOptions::default()
-    };
-    let pdf = typst_pdf::pdf(&document, &options).map_err(|errors| {
-        let world = world(req, &generated, HashMap::new());
-        convert_all(&world, req, &generated, &errors)
-    })?;
-    warnings.extend(generated.warnings);
-    Ok(PdfOutput {
-        pdf,
-        typst_source: generated.source,
-        warnings,
-    })
-}
-
-/// The book's cover, the same page as the PDF's first, as a PNG image.
-pub fn render_cover_png(req: &PdfRequest, pixels_per_pt: f32) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    let generated = generate(req.book, Parts::Cover);
-    let (document, _) = compile(req, &generated)?;
-    let Some(page) = document.pages().first() else {
-        return Err(vec![Diagnostic::error("the theme made no cover page")]);
-    };
-    let options = RenderOptions {
-        pixel_per_pt: Scalar::new(f64::from(pixels_per_pt)),
-        render_bleed: false,
-    };
-    typst_render::render(page, &options)
-        .encode_png()
-        .map_err(|e| {
-            vec![Diagnostic::error(format!(
-                "cannot encode the cover as PNG: {e}"
-            ))]
+    fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>> {
+        let job = Job::of(ctx);
+        let standards = pdf_standards(job.book)?;
+        let generated = generate(job.book, ctx.notes, ctx.ids, Parts::Book);
+        let (document, mut warnings) = job.compile(&generated)?;
+        let options = PdfOptions {
+            ident: Smart::Custom(job.book.meta.identifier.clone()),
+            timestamp: book_date(job.book).map(Timestamp::new_utc),
+            standards,
+            tagged: true,
+            ..PdfOptions::default()
+        };
+        let pdf = typst_pdf::pdf(&document, &options).map_err(|errors| {
+            let world = job.world(&generated);
+            job.convert_all(&world, &generated, &errors)
+        })?;
+        warnings.extend(generated.warnings);
+        let sources = match ctx.emit_sources {
+            true => vec![("typ".to_owned(), generated.source.into_bytes())],
+            false => Vec::new(),
+        };
+        Ok(Rendered {
+            output: Output::File(pdf),
+            sources,
+            warnings,
         })
-}
+    }
 
-/// Checks the request, then lays the generated source out.
-fn compile(
-    req: &PdfRequest,
-    generated: &Generated,
-) -> Result<(PagedDocument, Vec<Diagnostic>), Vec<Diagnostic>> {
-    check_print(req.book)?;
-    let theme_dir = theme_dir(req.theme)?;
-    // The cover shows no images of the posts, so a bad one must not stop it.
-    let assets = match generated.parts {
-        Parts::Book => checked_assets(req.book, req.roots)?,
-        Parts::Cover => HashMap::new(),
-    };
-    let world = StoaWorld::new(
-        generated.source.clone(),
-        theme_dir,
-        assets,
-        book_date(req.book),
-    );
-    let Warned { output, warnings } = typst::compile::<PagedDocument>(&world);
-    let warnings = convert_all(&world, req, generated, &warnings);
-    match output {
-        Ok(document) => Ok((document, warnings)),
-        Err(errors) => Err(convert_all(&world, req, generated, &errors)),
+    fn draws_covers(&self) -> bool {
+        true
+    }
+
+    /// The cover: the same page as the PDF's first, as a PNG image.
+    fn cover_png(
+        &self,
+        ctx: &RenderContext,
+        pixels_per_pt: f32,
+    ) -> Result<Vec<u8>, Vec<Diagnostic>> {
+        let job = Job::of(ctx);
+        let generated = generate(job.book, ctx.notes, ctx.ids, Parts::Cover);
+        let (document, _) = job.compile(&generated)?;
+        let Some(page) = document.pages().first() else {
+            return Err(vec![Diagnostic::error("the theme made no cover page")]);
+        };
+        let options = RenderOptions {
+            pixel_per_pt: Scalar::new(f64::from(pixels_per_pt)),
+            render_bleed: false,
+        };
+        typst_render::render(page, &options)
+            .encode_png()
+            .map_err(|e| {
+                vec![Diagnostic::error(format!(
+                    "cannot encode the cover as PNG: {e}"
+                ))]
+            })
     }
 }
 
-/// A world for explaining errors that come after compilation.
-fn world(req: &PdfRequest, generated: &Generated, assets: HashMap<String, PathBuf>) -> StoaWorld {
-    let dir = theme_dir(req.theme).unwrap_or_else(|_| req.theme.dir.clone());
-    StoaWorld::new(generated.source.clone(), dir, assets, None)
+/// The Typst main file for `book`: an import of the theme and calls into
+/// it. `notes` and `ids` must be those of this very book.
+pub fn generate_source(book: &Book, notes: &NotesPlan, ids: &IdIndex) -> String {
+    generate(book, notes, ids, Parts::Book).source
 }
 
-fn convert_all(
-    world: &StoaWorld,
-    req: &PdfRequest,
-    generated: &Generated,
-    diags: &[SourceDiagnostic],
-) -> Vec<Diagnostic> {
-    let origins = diag::Origins {
-        book_id: &req.book.id,
-        styles: &generated.styles,
-    };
-    diags
-        .iter()
-        .map(|d| diag::convert(world, &origins, d))
-        .collect()
+/// [`generate_source`], planning the notes and indexing the ids itself:
+/// for tests and for looking at a theme.
+pub fn generate_source_of(book: &Book) -> String {
+    generate_source(book, &NotesPlan::of(book), &IdIndex::of(book))
+}
+
+/// What one rendering reads: the book, the theme, the folders images may
+/// come from.
+struct Job<'a> {
+    book: &'a Book,
+    theme: &'a Path,
+    roots: &'a [PathBuf],
+}
+
+impl<'a> Job<'a> {
+    fn of(ctx: &RenderContext<'a>) -> Self {
+        Job {
+            book: ctx.book,
+            theme: ctx.theme,
+            roots: ctx.roots,
+        }
+    }
+
+    /// Checks the book and theme, then lays the generated source out.
+    fn compile(
+        &self,
+        generated: &Generated,
+    ) -> Result<(PagedDocument, Vec<Diagnostic>), Vec<Diagnostic>> {
+        check_print(self.book)?;
+        let theme_dir = theme_dir(self.theme)?;
+        // The cover shows no images of the posts, so a bad one must not stop it.
+        let assets = match generated.parts {
+            Parts::Book => checked_assets(self.book, self.roots)?,
+            Parts::Cover => HashMap::new(),
+        };
+        let world = StoaWorld::new(
+            generated.source.clone(),
+            theme_dir,
+            assets,
+            book_date(self.book),
+        );
+        let Warned { output, warnings } = typst::compile::<PagedDocument>(&world);
+        let warnings = self.convert_all(&world, generated, &warnings);
+        match output {
+            Ok(document) => Ok((document, warnings)),
+            Err(errors) => Err(self.convert_all(&world, generated, &errors)),
+        }
+    }
+
+    /// A world for explaining errors that come after compilation.
+    fn world(&self, generated: &Generated) -> StoaWorld {
+        let dir = theme_dir(self.theme).unwrap_or_else(|_| self.theme.to_path_buf());
+        StoaWorld::new(generated.source.clone(), dir, HashMap::new(), None)
+    }
+
+    fn convert_all(
+        &self,
+        world: &StoaWorld,
+        generated: &Generated,
+        diags: &[SourceDiagnostic],
+    ) -> Vec<Diagnostic> {
+        let origins = diag::Origins {
+            book_id: &self.book.id,
+            styles: &generated.styles,
+        };
+        diags
+            .iter()
+            .map(|d| diag::convert(world, &origins, d))
+            .collect()
+    }
 }
 
 /// The theme folder, canonical, holding a `book.typ`.
-fn theme_dir(theme: &Theme) -> Result<PathBuf, Vec<Diagnostic>> {
-    let template = theme.dir.join("book.typ");
+fn theme_dir(theme: &Path) -> Result<PathBuf, Vec<Diagnostic>> {
+    let template = theme.join("book.typ");
     if !template.is_file() {
         return Err(vec![
             Diagnostic::error(format!("the theme has no template {}", template.display()))
                 .with_hint("a theme folder holds book.typ and, optionally, fonts/"),
         ]);
     }
-    theme.dir.canonicalize().map_err(|e| {
+    theme.canonicalize().map_err(|e| {
         vec![Diagnostic::error(format!(
             "cannot read the theme folder {}: {e}",
-            theme.dir.display()
+            theme.display()
         ))]
     })
 }
@@ -223,7 +249,7 @@ fn check_print(book: &Book) -> Result<(), Vec<Diagnostic>> {
 }
 
 fn book_date(book: &Book) -> Option<Datetime> {
-    let (y, m, d) = parse_date(&book.meta.date)?;
+    let (y, m, d) = stoa_locale::parse_date(&book.meta.date)?;
     Datetime::from_ymd(y, m, d)
 }
 
@@ -284,12 +310,13 @@ fn inside_roots(path: &Path, roots: &[PathBuf]) -> Result<PathBuf, Diagnostic> {
     }
 }
 
-/// Every image the chapters show, with the file of the chapter that shows it.
+/// Every image the chapters show (their notes included), with the file of
+/// the chapter that shows it.
 fn image_urls(book: &Book) -> Vec<(&str, Option<&str>)> {
     let mut urls = Vec::new();
     for chapter in &book.chapters {
-        source::visit(&chapter.blocks, &mut |block| {
-            source::for_inlines(block, &mut |inline| {
+        for_each_block(&chapter.blocks, &mut |block| {
+            for_each_inline(block, &mut |inline| {
                 if let Inline::Image { url, .. } = inline {
                     urls.push((url.as_str(), chapter.source.as_deref()));
                 }

@@ -6,22 +6,64 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::*;
-use stoa_doc::{Asset, Block, Book, Diagnostic, Inline, Style};
-use stoa_pdf::{PdfOutput, PdfRequest, Theme, generate_source, render_cover_png, render_pdf};
+use stoa_doc::{
+    Asset, Attrs, Block, Book, Diagnostic, IdIndex, Inline, NoteNumbering, NotePlacement,
+    NoteStyle, NotesPlan, Role, Style,
+};
+use stoa_pdf::{PdfRenderer, generate_source_of};
+use stoa_render::{Format, Output, RenderContext, Rendered, Renderer};
 
-fn theme() -> Theme {
-    Theme { dir: theme_dir() }
+/// What the driver hands the renderer for `book`: its own notes plan and id
+/// index, the classic theme (or `theme`), no cover.
+fn with_context<T>(
+    book: &Book,
+    theme: &Path,
+    roots: &[PathBuf],
+    f: impl FnOnce(&RenderContext) -> T,
+) -> T {
+    let notes = NotesPlan::of(book);
+    let ids = IdIndex::of(book);
+    let ctx = RenderContext {
+        book,
+        notes: &notes,
+        ids: &ids,
+        theme,
+        roots,
+        cover_png: None,
+        emit_sources: true,
+    };
+    f(&ctx)
 }
 
-fn render(book: &Book, roots: &[PathBuf]) -> Result<PdfOutput, Vec<Diagnostic>> {
-    render_pdf(&PdfRequest {
-        book,
-        theme: &theme(),
-        roots,
+fn render_with(book: &Book, theme: &Path, roots: &[PathBuf]) -> Result<Rendered, Vec<Diagnostic>> {
+    with_context(book, theme, roots, |ctx| PdfRenderer.render(ctx))
+}
+
+/// The PDF, its Typst source and the warnings.
+#[derive(Debug)]
+struct Pdf {
+    pdf: Vec<u8>,
+    source: String,
+    warnings: Vec<Diagnostic>,
+}
+
+fn render(book: &Book, roots: &[PathBuf]) -> Result<Pdf, Vec<Diagnostic>> {
+    let rendered = render_with(book, &theme_dir(), roots)?;
+    let Output::File(pdf) = rendered.output else {
+        panic!("a PDF is one file");
+    };
+    let [(ext, source)] = &rendered.sources[..] else {
+        panic!("one source asked for, {} given", rendered.sources.len());
+    };
+    assert_eq!(ext, "typ");
+    Ok(Pdf {
+        pdf,
+        source: String::from_utf8(source.clone()).expect("UTF-8 Typst"),
+        warnings: rendered.warnings,
     })
 }
 
-fn render_ok(book: &Book) -> PdfOutput {
+fn render_ok(book: &Book) -> Pdf {
     render(book, &[]).unwrap_or_else(|e| panic!("render failed: {}", show(&e)))
 }
 
@@ -145,7 +187,7 @@ fn generated_source_has_no_markup_from_the_book() {
         }
         path.pop();
     }
-    let source = generate_source(&injection_book());
+    let source = generate_source_of(&injection_book());
     let root = parse(&source);
     assert!(
         root.errors_and_warnings().0.is_empty(),
@@ -306,15 +348,7 @@ fn broken_theme_names_its_file_and_line() {
         "#let book(..args, body) = body\n#let chapter(..args, body) = body\n#let x = (1 +)\n";
     std::fs::write(dir.path().join("book.typ"), template).expect("written");
     let book = sample_book();
-    let theme = Theme {
-        dir: dir.path().to_path_buf(),
-    };
-    let err = render_pdf(&PdfRequest {
-        book: &book,
-        theme: &theme,
-        roots: &[],
-    })
-    .expect_err("a broken theme");
+    let err = render_with(&book, dir.path(), &[]).expect_err("a broken theme");
     let d = &err[0];
     assert!(
         d.file.as_deref().is_some_and(|f| f.ends_with("book.typ")),
@@ -328,20 +362,22 @@ fn broken_theme_names_its_file_and_line() {
 fn plugin_styles_apply_and_cannot_reach_out() {
     let mut book = book(vec![chapter(
         "d",
-        "Dialogue",
+        "Exchange",
         vec![Block::Div {
-            class: "dialogue".into(),
-            attrs: [("speaker".to_owned(), "Sócrates".to_owned())].into(),
+            role: None,
+            class: "exchange".into(),
+            attrs: [("voice".to_owned(), "Sócrates".to_owned())].into(),
             blocks: vec![pt("Who speaks?")],
         }],
     )]);
     let style = |code: &str| Style {
-        origin: "dialogue".into(),
+        origin: "voices".into(),
         format: "pdf".into(),
         code: code.into(),
     };
+    // A style written before roles existed: `(class, attrs, body)`.
     book.styles.push(style(
-        "#let div = { let base = div; (class, attrs, body) => if class == \"dialogue\" [#attrs.speaker: #body] else { base(class, attrs, body) } }\n#datetime.today().display()",
+        "#let div = { let base = div; (class, attrs, body) => if class == \"exchange\" [#attrs.voice: #body] else { base(class, attrs, body) } }\n#datetime.today().display()",
     ));
     let text = poppler("pdftotext", &render_ok(&book).pdf, &[]);
     assert!(text.contains("Sócrates: Who speaks?"), "{text}");
@@ -356,22 +392,74 @@ fn plugin_styles_apply_and_cannot_reach_out() {
     ] {
         book.styles = vec![style(code)];
         let err = render(&book, &[]).expect_err("no reading outside, no packages");
-        assert!(show(&err).contains("plugin `dialogue`"), "{}", show(&err));
+        assert!(show(&err).contains("plugin `voices`"), "{}", show(&err));
     }
 }
 
 #[test]
-fn pdf_standards() {
-    let mut book = sample_book();
-    for standard in ["pdf/a-2b", "pdf/ua-1"] {
-        book.print.standard = Some(standard.into());
-        let out = render(&book, &[]);
-        assert!(
-            out.is_ok(),
-            "{standard}: {}",
-            show(&out.err().unwrap_or_default())
-        );
+fn styles_written_before_roles_compose_with_roles() {
+    let div = |role: Option<Role>, class: &str, blocks: Vec<Block>| Block::Div {
+        role,
+        class: class.into(),
+        attrs: Attrs::new(),
+        blocks,
+    };
+    let book = book(vec![chapter(
+        "d",
+        "Terms",
+        vec![div(
+            Some(Role::DefinitionList),
+            "terms",
+            vec![
+                div(Some(Role::Term), "term", vec![pt("Logos")]),
+                div(Some(Role::Definition), "def", vec![pt("Word, reason.")]),
+            ],
+        )],
+    )]);
+    let mut styled = book.clone();
+    // Two styles of the `(class, attrs, body)` form: one handles its class
+    // and passes the rest on, the other reads the role from `attrs`.
+    for (origin, code) in [
+        (
+            "a",
+            "#let div = { let base = div; (class, attrs, body) => if class == \"term\" [TERM #body] else { base(class, attrs, body) } }",
+        ),
+        (
+            "b",
+            "#let div = { let base = div; (class, attrs, body) => if attrs.at(\"stoa:role\", default: none) == \"definition\" [DEF #body] else { base(class, attrs, body) } }",
+        ),
+    ] {
+        styled.styles.push(Style {
+            origin: origin.into(),
+            format: "pdf".into(),
+            code: code.into(),
+        });
     }
+    let text = poppler("pdftotext", &render_ok(&styled).pdf, &[]);
+    assert!(
+        text.contains("TERM Logos") && text.contains("DEF Word, reason."),
+        "{text}"
+    );
+}
+
+#[test]
+fn pdf_standards() {
+    let footnotes = notes_book(NoteStyle {
+        placement: NotePlacement::Footnotes,
+        numbering: NoteNumbering::Continuous,
+    });
+    for mut book in [sample_book(), footnotes] {
+        for standard in ["pdf/a-2b", "pdf/ua-1"] {
+            book.print.standard = Some(standard.into());
+            let out = render(&book, &[]);
+            assert!(
+                out.is_ok(),
+                "{standard}: {}",
+                show(&out.err().unwrap_or_default())
+            );
+        }
+    }
+    let mut book = sample_book();
     book.print.standard = Some("pdf/x-4".into());
     let err = render(&book, &[]).expect_err("an unknown standard");
     let text = show(&err);
@@ -384,18 +472,137 @@ fn pdf_standards() {
 #[test]
 fn cover_png_is_the_first_page() {
     let book = sample_book();
-    let png = render_cover_png(
-        &PdfRequest {
-            book: &book,
-            theme: &theme(),
-            roots: &[],
-        },
-        1.0,
-    )
+    assert!(PdfRenderer.draws_covers());
+    assert_eq!(PdfRenderer.format(), Format::Pdf);
+    let png = with_context(&book, &theme_dir(), &[], |ctx| {
+        PdfRenderer.cover_png(ctx, 1.0)
+    })
     .expect("a cover");
     assert!(png.starts_with(b"\x89PNG"));
     // 1 pixel per point: the trim size in points, rounded.
     let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
     let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
     assert_eq!((width, height), (397, 595));
+}
+
+/// The number printed before each note's text, read from the PDF: `1` of
+/// a footnote's `1 Nota a de Segundo.`, of an endnote's `1. Nota a …`.
+fn printed_numbers(pdf: &[u8]) -> Vec<(String, String)> {
+    let text = poppler("pdftotext", pdf, &["-layout"]);
+    text.lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let (number, rest) = line.split_once(char::is_whitespace)?;
+            let note = rest.trim_start();
+            note.starts_with("Nota ")
+                .then(|| (number.trim_end_matches('.').to_owned(), note.to_owned()))
+        })
+        .collect()
+}
+
+#[test]
+fn notes_print_the_plans_numbers_in_every_mode() {
+    let modes = [
+        NotePlacement::Footnotes,
+        NotePlacement::Endnotes,
+        NotePlacement::NotesChapter,
+    ];
+    for placement in modes {
+        for (numbering, numbers) in [
+            (NoteNumbering::PerChapter, ["1", "1", "2", "1"]),
+            (NoteNumbering::Continuous, ["1", "2", "3", "4"]),
+        ] {
+            let book = notes_book(NoteStyle {
+                placement,
+                numbering,
+            });
+            let out = render_ok(&book);
+            let expected: Vec<(String, String)> = numbers
+                .iter()
+                .zip([
+                    "Nota a de Primeiro.",
+                    "Nota a de Segundo.",
+                    "Nota b de Segundo.",
+                    "Nota x de Terceiro.",
+                ])
+                .map(|(n, note)| (n.to_string(), note.to_string()))
+                .collect();
+            assert_eq!(
+                printed_numbers(&out.pdf),
+                expected,
+                "{placement:?}, {numbering:?}"
+            );
+            assert!(out.warnings.is_empty(), "{}", show(&out.warnings));
+        }
+    }
+}
+
+#[test]
+fn the_notes_chapter_holds_every_chapters_notes_under_its_title() {
+    let book = notes_book(NoteStyle {
+        placement: NotePlacement::NotesChapter,
+        numbering: NoteNumbering::PerChapter,
+    });
+    let pdf = render_ok(&book).pdf;
+    let last = page_count(&pdf);
+    let notes_page = (1..=last)
+        .rev()
+        .find(|&n| page_text(&pdf, n).trim_start().starts_with("Notas"))
+        .expect("a notes chapter");
+    let text = page_text(&pdf, notes_page);
+    let at = |words: &str| {
+        text.find(words)
+            .unwrap_or_else(|| panic!("`{words}` not in the notes chapter:\n{text}"))
+    };
+    assert!(at("Primeiro") < at("Nota a de Primeiro."));
+    assert!(at("Nota a de Primeiro.") < at("Segundo"));
+    assert!(at("Segundo") < at("Nota b de Segundo."));
+    assert!(at("Terceiro") < at("Nota x de Terceiro."));
+}
+
+#[test]
+fn dates_are_the_locale_tables_in_both_languages() {
+    for (lang, book_date, post_date) in [
+        ("en", "May 17, 2024", "March 2, 2023"),
+        ("pt-BR", "17 de maio de 2024", "2 de março de 2023"),
+    ] {
+        let mut book = notes_book(NoteStyle::default());
+        book.lang = lang.into();
+        let pdf = render_ok(&book).pdf;
+        let text = poppler("pdftotext", &pdf, &[]);
+        assert!(text.contains(book_date), "{lang}: {text}");
+        assert_eq!(text.matches(post_date).count(), 3, "{lang}: {text}");
+        let info = poppler("pdfinfo", &pdf, &[]);
+        assert!(info.contains("2024"), "the metadata keeps the date: {info}");
+    }
+}
+
+#[test]
+fn roles_print_without_a_plugin_style() {
+    let book = sample_book();
+    let pdf = render_ok(&book).pdf;
+    let text = poppler("pdftotext", &pdf, &[]);
+    for words in ["Legibilidade", "Retórica", "Sócrates", "Fedro"] {
+        assert!(text.contains(words), "`{words}` not printed:\n{text}");
+    }
+    let source = generate_source_of(&book);
+    assert!(source.contains(r#""stoa:role": "glossary""#), "{source}");
+    assert!(source.contains(r#""stoa:role": "speaker""#), "{source}");
+}
+
+#[test]
+fn a_link_to_a_chapter_reaches_its_title() {
+    let mut book = sample_book();
+    book.chapters[0].blocks.push(p(vec![Inline::Link {
+        url: "#termos".into(),
+        title: String::new(),
+        content: vec![t("os termos")],
+    }]));
+    let out = render_ok(&book);
+    assert!(
+        out.source
+            .contains(r##"#link(label("ch:termos"))[#"os termos"]"##),
+        "{}",
+        out.source
+    );
 }

@@ -10,9 +10,10 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::Arc;
 use stoa_sdk::abi::{HookFn, STATUS_BAD_INPUT, STATUS_ERROR, STATUS_OK, STATUS_PANIC};
+use stoa_sdk::stoa_doc::compat;
 use stoa_sdk::wire::{self, FailureOutput};
 use stoa_sdk::{
-    Book, Chapter, Diagnostic, Format, PluginDiagnostic, Severity, Style, TREE_VERSION,
+    Book, Chapter, Diagnostic, PluginDiagnostic, Severity, Style, TREE_MINOR, TREE_VERSION,
 };
 
 /// One plugin to run on a book, with its `[plugins.<name>]` table.
@@ -26,7 +27,12 @@ pub struct PluginRun {
 
 /// Runs `plugins` on `book`, in order. For each: `transform` on every
 /// chapter (in parallel, on the current rayon pool), then `finish` on the
-/// book, then `styles` for EPUB and PDF, appended to `book.styles`.
+/// book, then `styles` for every format the plugin knows (EPUB, PDF, and
+/// HTML from tree 1.1 on), appended to `book.styles`.
+///
+/// A plugin built against an older minor tree version gets each chapter
+/// and book lowered to that minor ([`compat`]) and its answer raised back,
+/// so that nothing it cannot read is lost on the way.
 ///
 /// Returns the book and the warnings; or, when a plugin fails in any way
 /// (an error it reports, a panic, malformed JSON, a tree that does not
@@ -67,6 +73,32 @@ impl Step<'_> {
         &self.run.plugin
     }
 
+    /// Whether the plugin reads an older minor tree than ours, so that what
+    /// it is sent must be lowered first.
+    fn needs_lowering(&self) -> bool {
+        self.plugin().tree_minor() < TREE_MINOR
+    }
+
+    /// `chapter` as the plugin can read it: itself, or a lowered copy.
+    fn outgoing_chapter<'c>(&self, chapter: &'c Chapter) -> Cow<'c, Chapter> {
+        if !self.needs_lowering() {
+            return Cow::Borrowed(chapter);
+        }
+        let mut lowered = chapter.clone();
+        compat::lower_chapter(&mut lowered, self.plugin().tree_minor());
+        Cow::Owned(lowered)
+    }
+
+    /// `book` as the plugin can read it: itself, or a lowered copy.
+    fn outgoing_book<'b>(&self, book: &'b Book) -> Cow<'b, Book> {
+        if !self.needs_lowering() {
+            return Cow::Borrowed(book);
+        }
+        let mut lowered = book.clone();
+        compat::lower_book(&mut lowered, self.plugin().tree_minor());
+        Cow::Owned(lowered)
+    }
+
     fn transform(&self, book: &mut Book, out: &mut Vec<Diagnostic>) -> bool {
         let Some(hook) = self.plugin().raw().transform else {
             return true;
@@ -90,15 +122,19 @@ impl Step<'_> {
     ) -> Vec<Diagnostic> {
         let input = wire::TransformInput {
             tree_version: TREE_VERSION,
+            tree_minor: TREE_MINOR,
             config: Cow::Borrowed(&self.run.config),
             lang: Cow::Borrowed(lang),
             book_id: Cow::Borrowed(id),
-            chapter: Cow::Borrowed(chapter),
+            chapter: self.outgoing_chapter(chapter),
         };
         let file = chapter.source.clone();
         match self.call::<wire::TransformOutput>(hook, "transform", &input) {
             Ok(output) => {
                 *chapter = output.chapter.into_owned();
+                if self.needs_lowering() {
+                    compat::raise_chapter(chapter);
+                }
                 self.convert(output.diagnostics, |_| file.clone())
             }
             Err(failure) => self.failed("transform", failure, |_| file.clone()),
@@ -117,13 +153,17 @@ impl Step<'_> {
     fn finish_book(&self, hook: HookFn, book: &mut Book) -> Vec<Diagnostic> {
         let input = wire::FinishInput {
             tree_version: TREE_VERSION,
+            tree_minor: TREE_MINOR,
             config: Cow::Borrowed(&self.run.config),
             lang: Cow::Borrowed(&book.lang),
-            book: Cow::Borrowed(book),
+            book: self.outgoing_book(book),
         };
         match self.call::<wire::FinishOutput>(hook, "finish", &input) {
             Ok(output) => {
                 *book = output.book.into_owned();
+                if self.needs_lowering() {
+                    compat::raise_book(book);
+                }
                 let mut d = self.convert(output.diagnostics, |slug| source_of(book, slug));
                 d.extend(self.duplicate_slugs(book));
                 d
@@ -137,13 +177,16 @@ impl Step<'_> {
             return true;
         };
         let mut diagnostics = Vec::new();
-        for format in Format::ALL {
+        // A plugin is never asked for a format newer than its tree minor:
+        // one built before that format could take it for another.
+        for format in compat::formats_known(self.plugin().tree_minor()) {
             let input = wire::StylesInput {
                 tree_version: TREE_VERSION,
+                tree_minor: TREE_MINOR,
                 config: Cow::Borrowed(&self.run.config),
                 lang: Cow::Borrowed(&book.lang),
                 book_id: Cow::Borrowed(&book.id),
-                format,
+                format: Cow::Borrowed(format.name()),
             };
             match self.call::<wire::StylesOutput>(hook, "styles", &input) {
                 Ok(output) => {
@@ -151,7 +194,7 @@ impl Step<'_> {
                     if !output.code.trim().is_empty() {
                         book.styles.push(Style {
                             origin: self.plugin().name().to_string(),
-                            format: format.as_str().to_string(),
+                            format: format.name().to_string(),
                             code: output.code,
                         });
                     }

@@ -24,12 +24,15 @@
 //!   the variable's value.
 //! - [`load`]: finds `libstoa_plugin_<name>.so` (`.dylib`,
 //!   `stoa_plugin_<name>.dll`; also `lib<name>.so`) and checks its ABI and
-//!   tree versions. Each file is loaded once per process and never unloaded.
+//!   tree versions: the tree's major must be ours, its minor ours or older.
+//!   Each file is loaded once per process and never unloaded.
 //!   Errors name the plugin, the path or every folder looked in, and what to do.
 //! - [`list`]: every plugin library on the search path, for `stoa plugins`.
 //! - [`apply`]: runs plugins on one book in one language: `transform` on
 //!   every chapter in parallel (on the caller's rayon pool), `finish`, then
-//!   `styles` for EPUB and PDF into `book.styles`. Plugin diagnostics carry
+//!   `styles` for each format the plugin knows into `book.styles`. A plugin
+//!   of an older minor tree version is sent the tree lowered to its minor
+//!   and never asked for a format newer than it. Plugin diagnostics carry
 //!   the chapter's `source` as their file; any failure is an `Err` of
 //!   diagnostics naming the plugin and its path, never a panic.
 //!

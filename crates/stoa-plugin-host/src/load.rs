@@ -7,10 +7,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use stoa_sdk::abi::{ABI_VERSION, ENTRY_SYMBOL};
-use stoa_sdk::{Diagnostic, Hooks, TREE_VERSION};
+use stoa_sdk::{Diagnostic, Hooks, TREE_MINOR, TREE_VERSION, split_tree_version};
 
-/// A plugin library, loaded and checked: it speaks our ABI and tree
-/// version. Shared between threads; stays loaded until the process ends.
+/// A plugin library, loaded and checked: it speaks our ABI and reads our
+/// tree's major version, at our minor or an older one. Shared between
+/// threads; stays loaded until the process ends.
 #[derive(Debug)]
 pub struct LoadedPlugin {
     raw: RawPlugin,
@@ -31,6 +32,17 @@ impl LoadedPlugin {
     /// The ABI version it speaks (always [`ABI_VERSION`] once loaded).
     pub fn abi_version(&self) -> u32 {
         ABI_VERSION
+    }
+
+    /// The tree version it reads, as (major, minor): the major is always
+    /// [`TREE_VERSION`] once loaded, the minor at most [`TREE_MINOR`].
+    pub fn tree_version(&self) -> (u32, u32) {
+        split_tree_version(self.raw.tree_version)
+    }
+
+    /// The minor tree version it reads; the host lowers the tree to it.
+    pub fn tree_minor(&self) -> u32 {
+        self.tree_version().1
     }
 
     /// The library file, canonical.
@@ -163,17 +175,27 @@ fn load_path(name: &str, path: &Path) -> Result<Arc<LoadedPlugin>, Diagnostic> {
     check_name(name, &plugin).map(|()| plugin)
 }
 
+/// Another major is another tree; a newer minor may hold what this stoa
+/// cannot give; an older minor is served a lowered tree (see `apply`).
 fn check_tree_version(plugin: &LoadedPlugin) -> Result<(), Diagnostic> {
-    let version = plugin.raw().tree_version;
-    if version == TREE_VERSION {
-        return Ok(());
+    let (major, minor) = plugin.tree_version();
+    let at = format!("plugin `{}` at {}", plugin.name(), plugin.path().display());
+    if major != TREE_VERSION {
+        return Err(Diagnostic::error(format!(
+            "{at} reads document tree version {major}; this stoa writes version {TREE_VERSION}"
+        ))
+        .with_hint(
+            "rebuild the plugin against the stoa-sdk of this stoa, or get a matching release",
+        ));
     }
-    Err(Diagnostic::error(format!(
-        "plugin `{}` at {} reads document tree version {version}; this stoa writes version {TREE_VERSION}",
-        plugin.name(),
-        plugin.path().display()
-    ))
-    .with_hint("rebuild the plugin against the stoa-sdk of this stoa, or get a matching release"))
+    if minor > TREE_MINOR {
+        return Err(Diagnostic::error(format!(
+            "{at} reads document tree version {major}.{minor}, newer than this stoa's \
+             {TREE_VERSION}.{TREE_MINOR}"
+        ))
+        .with_hint("upgrade stoa, or use a version of the plugin built for this one"));
+    }
+    Ok(())
 }
 
 /// A file found under one name must hold the plugin of that name, or its

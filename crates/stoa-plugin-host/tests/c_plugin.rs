@@ -43,8 +43,15 @@ fn a_c_plugin_transforms_finishes_and_styles_a_book() {
         .iter()
         .map(|s| (s.origin.as_str(), s.format.as_str()))
         .collect();
-    assert_eq!(styles, [("c_upper", "epub"), ("c_upper", "pdf")]);
+    assert_eq!(
+        styles,
+        [("c_upper", "epub"), ("c_upper", "pdf"), ("c_upper", "html")]
+    );
     assert!(out.styles[0].code.contains(".c-note"));
+    assert!(
+        out.styles[2].code.contains(".c-note"),
+        "CSS for the web edition"
+    );
 }
 
 #[test]
@@ -97,7 +104,8 @@ fn list_shows_each_library_and_its_hooks() {
         .find(|p| p.name == "c_faulty")
         .unwrap();
     assert!(faulty.hooks.transform && !faulty.hooks.finish && !faulty.hooks.styles);
-    // The broken fixtures are listed as errors, not skipped.
+    // The broken fixtures (no entry, ABI 999, tree 2.0, a newer minor) are
+    // listed as errors, not skipped.
     let errors: Vec<_> = found.iter().filter_map(|r| r.as_ref().err()).collect();
-    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert_eq!(errors.len(), 4, "{errors:?}");
 }

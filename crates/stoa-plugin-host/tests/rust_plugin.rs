@@ -45,9 +45,16 @@ fn the_example_highlights_the_configured_word_and_styles_it() {
         .iter()
         .map(|s| (s.origin.as_str(), s.format.as_str()))
         .collect();
-    assert_eq!(formats, [("example", "epub"), ("example", "pdf")]);
+    assert_eq!(
+        formats,
+        [("example", "epub"), ("example", "pdf"), ("example", "html")]
+    );
     assert!(out.styles[0].code.contains(".highlight"));
     assert!(out.styles[1].code.contains("highlight("));
+    assert_eq!(
+        out.styles[2].code, out.styles[0].code,
+        "the same CSS online"
+    );
 }
 
 #[test]

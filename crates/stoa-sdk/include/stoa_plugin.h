@@ -14,7 +14,29 @@
  *
  * Everything else crosses the boundary as UTF-8 JSON in byte buffers (not
  * NUL-terminated). The shapes are below and in docs/plugins.md; the tree is
- * the stoa document tree, version STOA_TREE_VERSION.
+ * the stoa document tree, version STOA_TREE_MAJOR.STOA_TREE_MINOR.
+ *
+ * ---------------------------------------------------------------- versions
+ * The tree version has two parts. The descriptor's tree_version packs them
+ * (STOA_TREE_VERSION): the major in the low 16 bits, the minor above, so
+ * that a plugin built before minors existed, which says 1, reads as 1.0.
+ *   - A minor version only adds: a field, a role, a block or inline kind, a
+ *     format. stoa loads a plugin of the same major and an older or equal
+ *     minor, and refuses a newer minor (upgrade stoa for such a plugin).
+ *     For a plugin of an older minor, stoa lowers the tree before each call:
+ *     what that minor lacks is moved where every version keeps it ("attrs"
+ *     of a div or span, "plugin_data" of a chapter, under "stoa:" keys, e.g.
+ *     "stoa:role"), and raised back from the answer. Such a plugin must pass
+ *     fields and keys it does not know through unchanged. It is only asked
+ *     for styles of the formats its minor knows.
+ *   - A major version changes the meaning of what exists. stoa refuses a
+ *     plugin of another major, and a plugin should refuse (with
+ *     STOA_STATUS_BAD_INPUT) an input whose "tree_version" (the major) is not
+ *     its own. Rebuild the plugin against the new header.
+ *   - A format a plugin does not know is not an error: its styles hook
+ *     answers STOA_STATUS_OK with an empty "code".
+ * Tree 1.1 added "role" to divs, spans and chapters, "notes" to chapters,
+ * and the "html" format.
  *
  * ---------------------------------------------------------------- ownership
  * Each buffer is freed by the side that allocated it:
@@ -45,39 +67,48 @@
  * and the build goes on. stoa adds the plugin's name and the chapter's file.
  *
  * ---------------------------------------------------------------- messages
- * Every input object carries "tree_version" (a plugin should return
- * STOA_STATUS_BAD_INPUT for a version it does not know), "config" (the
+ * Every input object carries "tree_version" (the tree's major: a plugin
+ * should return STOA_STATUS_BAD_INPUT for a major it does not know),
+ * "tree_minor" (what stoa writes; the tree a plugin gets is lowered to the
+ * plugin's own minor), "config" (the
  * plugin's [plugins.<name>] table of book.toml, as a JSON object, {} when
  * empty) and "lang" (the BCP 47 tag of the edition, e.g. "pt-BR").
  * Objects may gain fields in later stoa versions: ignore unknown fields.
  *
  * transform, once per chapter, in parallel:
- *   in:  {"tree_version": 1, "config": {...}, "lang": "pt-BR",
+ *   in:  {"tree_version": 1, "tree_minor": 1, "config": {...}, "lang": "pt-BR",
  *         "book_id": "essays", "chapter": <chapter>}
  *   out: {"chapter": <chapter>, "diagnostics": [...]}
  *        Diagnostics without "chapter" concern this chapter.
  *
  * finish, once per book and language, after every transform:
- *   in:  {"tree_version": 1, "config": {...}, "lang": "pt-BR", "book": <book>}
+ *   in:  {"tree_version": 1, "tree_minor": 1, "config": {...}, "lang": "pt-BR",
+ *         "book": <book>}
  *   out: {"book": <book>, "diagnostics": [...]}
  *        The plugin may change chapters and add chapters (kind "appendix" or
  *        "notes"); slugs must stay unique.
  *
  * styles, once per book, language and format:
- *   in:  {"tree_version": 1, "config": {...}, "lang": "pt-BR",
- *         "book_id": "essays", "format": "epub" | "pdf"}
- *   out: {"code": "<CSS for epub, Typst for pdf>", "diagnostics": [...]}
+ *   in:  {"tree_version": 1, "tree_minor": 1, "config": {...}, "lang": "pt-BR",
+ *         "book_id": "essays", "format": "epub" | "pdf" | "html" | <newer>}
+ *   out: {"code": "<CSS for epub and html, Typst for pdf>", "diagnostics": [...]}
+ *        For a format the plugin does not know: STOA_STATUS_OK, "code": "".
  *
  * A <chapter> is
  *   {"slug": "a-post", "kind": "post" | "about" | "appendix" | "notes",
  *    "title": "...", "date": "2024-05-01" | null, "tags": [...],
  *    "summary": "..." | null, "source": "posts/a-post/en.md" | null,
+ *    "role": "glossary" (optional, 1.1),
+ *    "notes": {"placement": "endnotes" | "footnotes" | "notes-chapter",
+ *              "numbering": "per-chapter" | "continuous"} (optional, 1.1),
  *    "plugin_data": {"<plugin name>": {...front matter table...}},
  *    "blocks": [<block>, ...]}
  * A <block> or <inline> is an object whose "type" names its kind, e.g.
  *   {"type": "paragraph", "content": [{"type": "text", "text": "Hi"}]}
- *   {"type": "div", "class": "dialogue", "attrs": {}, "blocks": [...]}
- *   {"type": "span", "class": "speaker", "attrs": {}, "content": [...]}
+ *   {"type": "div", "role": "dialogue", "class": "dialogue", "attrs": {}, "blocks": [...]}
+ *   {"type": "span", "role": "speaker", "class": "speaker", "attrs": {}, "content": [...]}
+ * "role" (optional, 1.1) says what a container means, for every format;
+ * "class" names it for the plugin's own styles.
  * docs/plugins.md lists every type; a <book> has "chapters": [<chapter>...]
  * among its fields and must be returned with all of them.
  *
@@ -95,8 +126,13 @@ extern "C" {
 
 /* The ABI version of this header; the descriptor's abi_version. */
 #define STOA_ABI_VERSION 1u
-/* The document tree version of this header; the descriptor's tree_version. */
-#define STOA_TREE_VERSION 1u
+/* The document tree version of this header: its major (a new one breaks
+ * plugins) and its minor (a new one only adds; see "versions" above). */
+#define STOA_TREE_MAJOR 1u
+#define STOA_TREE_MINOR 1u
+/* The descriptor's tree_version: the major in the low 16 bits, the minor
+ * above, so that 1 reads as 1.0. */
+#define STOA_TREE_VERSION ((STOA_TREE_MINOR << 16) | STOA_TREE_MAJOR)
 
 /* The name of the entry symbol, for dlsym(). */
 #define STOA_ENTRY_SYMBOL "stoa_plugin_v1"
@@ -129,7 +165,7 @@ typedef void (*StoaFreeBufferFn)(StoaBuffer buffer);
  */
 typedef struct StoaPluginV1 {
     uint32_t abi_version;        /* STOA_ABI_VERSION */
-    uint32_t tree_version;       /* STOA_TREE_VERSION */
+    uint32_t tree_version;       /* STOA_TREE_VERSION: major | minor << 16 */
     const char *name;            /* NUL-terminated UTF-8: the <name> of [plugins.<name>] */
     const char *version;         /* NUL-terminated UTF-8, e.g. "1.0.0" */
     StoaHookFn transform;        /* NULL if not provided */

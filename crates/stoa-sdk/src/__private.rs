@@ -7,7 +7,7 @@
 
 use crate::abi::{ABI_VERSION, STATUS_BAD_INPUT, StoaBuffer, StoaPluginV1};
 use crate::hooks::{self, Answer};
-use crate::{Plugin, TREE_VERSION};
+use crate::{Plugin, TREE_MINOR, TREE_VERSION, tree_version_code};
 use std::ffi::CString;
 use std::panic::catch_unwind;
 
@@ -45,7 +45,9 @@ impl Entry {
         let version = CString::new(P::VERSION).expect("Plugin::VERSION holds a NUL byte");
         let descriptor = StoaPluginV1 {
             abi_version: ABI_VERSION,
-            tree_version: TREE_VERSION,
+            // Major and minor packed, so that the `1` of a plugin built
+            // before minors existed reads as 1.0.
+            tree_version: tree_version_code(TREE_VERSION, TREE_MINOR),
             name: name.as_ptr(),
             version: version.as_ptr(),
             transform: P::HOOKS.transform.then_some(transform::<P> as _),

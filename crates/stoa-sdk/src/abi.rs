@@ -62,7 +62,9 @@ pub type FreeBufferFn = unsafe extern "C" fn(buffer: StoaBuffer);
 pub struct StoaPluginV1 {
     /// Must be [`ABI_VERSION`].
     pub abi_version: u32,
-    /// The tree version the plugin reads and writes ([`stoa_doc::TREE_VERSION`]).
+    /// The tree version the plugin reads and writes, packed by
+    /// [`stoa_doc::tree_version_code`]: the major in the low 16 bits, the
+    /// minor above, so that `1` (a plugin built before minors) reads as 1.0.
     pub tree_version: u32,
     /// The plugin's name, NUL-terminated UTF-8: the `<name>` of `[plugins.<name>]`.
     pub name: *const c_char,

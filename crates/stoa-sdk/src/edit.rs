@@ -1,19 +1,42 @@
 //! Small helpers for what plugins do most: make containers and rewrite text.
 
-use crate::{Attrs, Block, Inline, walk_blocks_mut};
+use crate::{Attrs, Block, Inline, Role, walk_blocks_mut};
 
-/// An inline container of class `class`, with no attributes.
+/// An inline container of class `class`, with no role and no attributes.
 pub fn span(class: impl Into<String>, content: Vec<Inline>) -> Inline {
     Inline::Span {
+        role: None,
         class: class.into(),
         attrs: Attrs::new(),
         content,
     }
 }
 
-/// A block container of class `class`, with no attributes.
+/// An inline container that means `role` (what every format renders it
+/// as), of class `class` (for the plugin's own styles), with no attributes.
+pub fn span_with_role(role: Role, class: impl Into<String>, content: Vec<Inline>) -> Inline {
+    Inline::Span {
+        role: Some(role),
+        class: class.into(),
+        attrs: Attrs::new(),
+        content,
+    }
+}
+
+/// A block container of class `class`, with no role and no attributes.
 pub fn div(class: impl Into<String>, blocks: Vec<Block>) -> Block {
     Block::Div {
+        role: None,
+        class: class.into(),
+        attrs: Attrs::new(),
+        blocks,
+    }
+}
+
+/// A block container that means `role`, of class `class`, with no attributes.
+pub fn div_with_role(role: Role, class: impl Into<String>, blocks: Vec<Block>) -> Block {
+    Block::Div {
+        role: Some(role),
         class: class.into(),
         attrs: Attrs::new(),
         blocks,
@@ -25,14 +48,10 @@ pub fn div(class: impl Into<String>, blocks: Vec<Block>) -> Block {
 /// returns what replaces it, or `None` to keep it. What `f` returns is not
 /// visited again, so wrapping a word in a span cannot loop.
 pub fn rewrite_text(blocks: &mut [Block], f: &mut dyn FnMut(&str) -> Option<Vec<Inline>>) {
-    walk_blocks_mut(blocks, &mut |block| match block {
-        Block::Heading { content, .. } | Block::Paragraph { content } => rewrite(content, f),
-        Block::Table { head, rows, .. } => {
-            for cell in head.iter_mut().chain(rows.iter_mut().flatten()) {
-                rewrite(cell, f);
-            }
+    walk_blocks_mut(blocks, &mut |block| {
+        for run in block.inline_runs_mut() {
+            rewrite(run, f);
         }
-        _ => {}
     });
 }
 
@@ -40,12 +59,7 @@ pub fn rewrite_text(blocks: &mut [Block], f: &mut dyn FnMut(&str) -> Option<Vec<
 /// never seen again.
 fn rewrite(inlines: &mut Vec<Inline>, f: &mut dyn FnMut(&str) -> Option<Vec<Inline>>) {
     for inline in inlines.iter_mut() {
-        if let Inline::Emph { content }
-        | Inline::Strong { content }
-        | Inline::Strike { content }
-        | Inline::Link { content, .. }
-        | Inline::Span { content, .. } = inline
-        {
+        if let Some(content) = inline.children_mut() {
             rewrite(content, f);
         }
     }

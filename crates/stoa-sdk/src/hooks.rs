@@ -3,7 +3,7 @@
 
 use crate::abi::{STATUS_BAD_INPUT, STATUS_ERROR, STATUS_OK, STATUS_PANIC};
 use crate::wire::{self, FailureOutput, FinishOutput, StylesOutput, TransformOutput};
-use crate::{Context, Plugin, PluginDiagnostic, PluginError, TREE_VERSION};
+use crate::{Context, Format, Plugin, PluginDiagnostic, PluginError, TREE_VERSION};
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -73,13 +73,23 @@ pub(crate) fn styles<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
         Ok(input) => input,
         Err(answer) => return answer,
     };
+    // A format newer than this SDK: the plugin has no style for it, which
+    // is not an error (a new format must not break every plugin built before).
+    let Some(format) = Format::from_name(&input.format) else {
+        return answer(Ok(()), Vec::new(), |diagnostics| StylesOutput {
+            code: String::new(),
+            diagnostics,
+        });
+    };
     let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id);
-    let code = plugin.styles(input.format, &ctx);
+    let code = plugin.styles(format, &ctx);
     let output = |diagnostics| StylesOutput { code, diagnostics };
     answer(Ok(()), ctx.into_diagnostics(), output)
 }
 
-/// Reads a hook's input, refusing a tree version this SDK was not built for.
+/// Reads a hook's input, refusing another major tree version. The minor
+/// does not matter: the host lowers its tree to this plugin's minor
+/// (`stoa_doc::compat`), and refuses to load a plugin of a newer one.
 fn read<T: serde::de::DeserializeOwned + HasTreeVersion>(input: &[u8]) -> Result<T, Answer> {
     let input: T = wire::from_slice(input).map_err(|e| {
         let d = PluginDiagnostic::error(format!("could not read stoa's input: {e}"));
@@ -87,7 +97,7 @@ fn read<T: serde::de::DeserializeOwned + HasTreeVersion>(input: &[u8]) -> Result
     })?;
     if input.tree_version() != TREE_VERSION {
         let d = PluginDiagnostic::error(format!(
-            "stoa sends tree version {}, this plugin reads version {TREE_VERSION}",
+            "stoa sends tree version {}.x, this plugin reads tree version {TREE_VERSION}.x",
             input.tree_version()
         ))
         .with_hint("rebuild the plugin against the stoa-sdk of this stoa");
@@ -124,7 +134,7 @@ fn failure(diagnostics: Vec<PluginDiagnostic>) -> Vec<u8> {
     wire::to_vec(&FailureOutput { diagnostics }).unwrap_or_default()
 }
 
-/// The inputs all carry the host's tree version.
+/// The inputs all carry the host's tree version (its major).
 pub(crate) trait HasTreeVersion {
     fn tree_version(&self) -> u32;
 }
@@ -209,6 +219,45 @@ mod tests {
         let (status, body) = transform(&Boom, &serde_json::to_vec(&v).unwrap());
         assert_eq!(status, STATUS_BAD_INPUT);
         assert!(diagnostics(&body)[0].message.contains("tree version"));
+    }
+
+    #[test]
+    fn another_minor_is_read() {
+        let mut v: serde_json::Value = serde_json::from_slice(&input("ok")).unwrap();
+        v["tree_minor"] = json!(crate::TREE_MINOR + 7);
+        let (status, _) = transform(&Boom, &serde_json::to_vec(&v).unwrap());
+        assert_eq!(status, STATUS_OK);
+    }
+
+    #[derive(Default)]
+    struct Styled;
+
+    impl Plugin for Styled {
+        const NAME: &'static str = "styled";
+        const VERSION: &'static str = "0.0.1";
+        fn styles(&self, format: Format, _: &Context) -> String {
+            format!("/* {format} */")
+        }
+    }
+
+    fn styles_for(format: &str) -> (i32, StylesOutput) {
+        let input = json!({"tree_version": TREE_VERSION, "config": {}, "lang": "en",
+            "book_id": "b", "format": format});
+        let (status, body) = styles(&Styled, &serde_json::to_vec(&input).unwrap());
+        (status, wire::from_slice(&body).unwrap())
+    }
+
+    #[test]
+    fn an_unknown_format_gets_no_style_and_no_error() {
+        let (status, output) = styles_for("docx");
+        assert_eq!(status, STATUS_OK);
+        assert_eq!(output.code, "");
+        assert!(output.diagnostics.is_empty());
+        for format in Format::ALL {
+            let (status, output) = styles_for(format.name());
+            assert_eq!(status, STATUS_OK);
+            assert_eq!(output.code, format!("/* {} */", format.name()));
+        }
     }
 
     #[test]

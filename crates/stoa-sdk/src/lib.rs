@@ -37,35 +37,13 @@ mod hooks;
 pub mod wire;
 
 pub use context::{Context, PluginDiagnostic};
-pub use edit::{div, rewrite_text, span};
+pub use edit::{div, div_with_role, rewrite_text, span, span_with_role};
+// The one `Format` (epub, pdf, html), `Role`, `NoteStyle` and the rest of
+// the tree: a plugin names them as `stoa_sdk::...`.
 pub use stoa_doc;
 pub use stoa_doc::*;
 
-use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// An output format, for [`Plugin::styles`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Format {
-    /// EPUB: the styles are CSS, appended to the theme's style sheet.
-    Epub,
-    /// PDF: the styles are Typst code, pasted after the theme's template.
-    Pdf,
-}
-
-impl Format {
-    /// Both formats, in the order the host asks for them.
-    pub const ALL: [Format; 2] = [Format::Epub, Format::Pdf];
-
-    /// `epub` or `pdf`, as in [`Style::format`].
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Epub => "epub",
-            Format::Pdf => "pdf",
-        }
-    }
-}
 
 /// Which hooks a plugin provides, so the host skips the others (and does not
 /// send every chapter across the boundary for nothing).
@@ -176,7 +154,10 @@ pub trait Plugin: Send + Sync + 'static {
     }
 
     /// Styles for the classes this plugin introduces: CSS for
-    /// [`Format::Epub`], Typst for [`Format::Pdf`]. Empty for none.
+    /// [`Format::Epub`] and [`Format::Html`] (the web edition), Typst for
+    /// [`Format::Pdf`] ([`Format::style_language`] says which). Empty for
+    /// none. A format this SDK does not know never reaches the plugin: the
+    /// SDK answers it with no style.
     fn styles(&self, format: Format, ctx: &Context) -> String {
         let _ = (format, ctx);
         String::new()

@@ -3,8 +3,14 @@
 //! The host serializes the inputs with borrowed parts and the plugin reads
 //! them owned, hence the `Cow`s. Unknown fields are ignored both ways, so a
 //! field can be added without a new ABI version.
+//!
+//! Every input carries the host's tree version in two numbers:
+//! `tree_version`, the major (the one number a plugin built before minors
+//! existed compares), and `tree_minor`, absent (0) from such a host. The
+//! format of `styles` travels as its name, so that a format newer than the
+//! plugin reads as "no style", never as malformed input.
 
-use crate::{Book, Chapter, Format, PluginDiagnostic};
+use crate::{Book, Chapter, PluginDiagnostic};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -13,8 +19,11 @@ use std::borrow::Cow;
 /// Input of `transform`.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct TransformInput<'a> {
-    /// [`stoa_doc::TREE_VERSION`] of the host.
+    /// [`stoa_doc::TREE_VERSION`] of the host: the tree's major version.
     pub tree_version: u32,
+    /// [`stoa_doc::TREE_MINOR`] of the host; 0 from a host that predates it.
+    #[serde(default)]
+    pub tree_minor: u32,
     /// The plugin's `[plugins.<name>]` table of book.toml, `{}` when empty.
     pub config: Cow<'a, Value>,
     /// BCP 47 tag of the edition, e.g. `pt-BR`.
@@ -38,8 +47,11 @@ pub struct TransformOutput<'a> {
 /// Input of `finish`.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct FinishInput<'a> {
-    /// [`stoa_doc::TREE_VERSION`] of the host.
+    /// [`stoa_doc::TREE_VERSION`] of the host: the tree's major version.
     pub tree_version: u32,
+    /// [`stoa_doc::TREE_MINOR`] of the host; 0 from a host that predates it.
+    #[serde(default)]
+    pub tree_minor: u32,
     /// The plugin's `[plugins.<name>]` table.
     pub config: Cow<'a, Value>,
     /// BCP 47 tag of the edition.
@@ -61,16 +73,20 @@ pub struct FinishOutput<'a> {
 /// Input of `styles`.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct StylesInput<'a> {
-    /// [`stoa_doc::TREE_VERSION`] of the host.
+    /// [`stoa_doc::TREE_VERSION`] of the host: the tree's major version.
     pub tree_version: u32,
+    /// [`stoa_doc::TREE_MINOR`] of the host; 0 from a host that predates it.
+    #[serde(default)]
+    pub tree_minor: u32,
     /// The plugin's `[plugins.<name>]` table.
     pub config: Cow<'a, Value>,
     /// BCP 47 tag of the edition.
     pub lang: Cow<'a, str>,
     /// The book's folder name.
     pub book_id: Cow<'a, str>,
-    /// `epub` (wants CSS) or `pdf` (wants Typst).
-    pub format: Format,
+    /// The format's name ([`crate::Format::name`]): `epub` or `html` (want
+    /// CSS), `pdf` (wants Typst), or one newer than the plugin.
+    pub format: Cow<'a, str>,
 }
 
 /// Output of `styles`.

@@ -72,7 +72,12 @@ fn chapter(blocks: Vec<Block>) -> Chapter {
 fn the_descriptor_names_the_plugin_and_its_hooks() {
     let d = descriptor();
     assert_eq!(d.abi_version, abi::ABI_VERSION);
-    assert_eq!(d.tree_version, stoa_sdk::TREE_VERSION);
+    let code = stoa_sdk::tree_version_code(stoa_sdk::TREE_VERSION, stoa_sdk::TREE_MINOR);
+    assert_eq!(d.tree_version, code);
+    assert_eq!(
+        stoa_sdk::split_tree_version(d.tree_version),
+        (stoa_sdk::TREE_VERSION, stoa_sdk::TREE_MINOR)
+    );
     // SAFETY: NUL-terminated strings owned by the static descriptor.
     let name = unsafe { std::ffi::CStr::from_ptr(d.name) };
     assert_eq!(name.to_str().unwrap(), "tester");
@@ -133,7 +138,10 @@ fn the_header_agrees_with_the_rust_side() {
     let header = include_str!("../include/stoa_plugin.h");
     for line in [
         format!("#define STOA_ABI_VERSION {}u", abi::ABI_VERSION),
-        format!("#define STOA_TREE_VERSION {}u", stoa_sdk::TREE_VERSION),
+        format!("#define STOA_TREE_MAJOR {}u", stoa_sdk::TREE_VERSION),
+        format!("#define STOA_TREE_MINOR {}u", stoa_sdk::TREE_MINOR),
+        // The packing of `tree_version_code`, spelled in C.
+        "#define STOA_TREE_VERSION ((STOA_TREE_MINOR << 16) | STOA_TREE_MAJOR)".to_string(),
         format!("#define STOA_ENTRY_SYMBOL \"{}\"", abi::ENTRY_SYMBOL),
         format!("#define STOA_STATUS_OK {}", abi::STATUS_OK),
         format!("#define STOA_STATUS_ERROR {}", abi::STATUS_ERROR),

@@ -154,6 +154,18 @@ impl Cover {
     }
 }
 
+/// The href of a web edition's start page, which must exist in the output directory.
+pub fn web_href(out_dir: &Path, rel: &Path) -> Result<String, Diagnostic> {
+    if !out_dir.join(rel).is_file() {
+        return Err(Diagnostic::error(format!(
+            "the web edition's page {} is not in {}",
+            rel.display(),
+            out_dir.display()
+        )));
+    }
+    relative_href(rel)
+}
+
 /// The `/`-separated, percent-encoded href of a path that must stay inside the output directory.
 fn relative_href(rel: &Path) -> Result<String, Diagnostic> {
     let mut parts = Vec::new();

@@ -235,6 +235,9 @@ fn book(out: &mut String, edition: &Edition, ui: &Ui) {
     for file in &edition.files {
         download(out, file, &e.title, &e.lang, ui);
     }
+    if let Some(web) = &edition.web {
+        read_online(out, web, &e.title, ui);
+    }
     out.push_str("</ul>\n</article>\n");
 }
 
@@ -272,6 +275,17 @@ fn download(out: &mut String, file: &FileInfo, title: &str, lang: &str, ui: &Ui)
         esc(title),
         esc(&i18n::format_size(file.size, lang)),
         esc(&file.sha256),
+    );
+}
+
+/// The link to the web edition, beside the downloads.
+fn read_online(out: &mut String, href: &str, title: &str, ui: &Ui) {
+    let _ = writeln!(
+        out,
+        "<li class=\"file web\">\n<a class=\"download read\" href=\"{}\">{}<span class=\"vh\"> — {}</span></a>\n</li>",
+        esc(href),
+        esc(ui.read_online),
+        esc(title),
     );
 }
 
@@ -472,6 +486,7 @@ mod tests {
             modified: "2026-01-02T00:00:00Z".into(),
             cover: None,
             files: vec![],
+            web: None,
         }
     }
 
@@ -491,6 +506,7 @@ mod tests {
             entry,
             cover: None,
             files: vec![file],
+            web: Some("b/en/index.html".into()),
         }
     }
 

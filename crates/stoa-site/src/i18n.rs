@@ -1,124 +1,17 @@
 //! The page's words in Portuguese and English, and numbers and dates as each language writes them.
 
-/// The strings of the page and the catalog in one language.
-pub struct Ui {
-    /// The language's name in itself, for the switch's tooltip and the catalog's facets.
-    pub name: &'static str,
-    /// The page heading.
-    pub heading: &'static str,
-    /// The line under the heading: which format to pick.
-    pub lede: &'static str,
-    /// The verb on the download buttons.
-    pub download: &'static str,
-    /// Accessible name of each edition's list of files.
-    pub files: &'static str,
-    /// Alt text of a cover, before the title.
-    pub cover_of: &'static str,
-    /// Before the publication date.
-    pub published: &'static str,
-    /// The skip link.
-    pub skip: &'static str,
-    /// The footer's note about the OPDS catalog, before its link.
-    pub catalog: &'static str,
-    /// Between the full catalog's link and this language's.
-    pub catalog_or: &'static str,
-    /// After this language's catalog link.
-    pub catalog_lang: &'static str,
-    /// The footer's note on checksums, before the command.
-    pub verify: &'static str,
-    /// The placeholder in that command.
-    pub file_word: &'static str,
-    /// What the page says when there is nothing to download.
-    pub empty: &'static str,
-    /// Decimal separator of sizes.
-    pub decimal: char,
-    /// Month names, for dates.
-    pub months: [&'static str; 12],
-    /// How a date is written, with `{d}`, `{m}` and `{y}`.
-    pub date_pattern: &'static str,
-}
+/// The strings of the page and the catalog in one language: the locale
+/// table's, so that the page says what the books say.
+pub use stoa_locale::SiteWords as Ui;
 
-const PT_BR: Ui = Ui {
-    name: "Português (Brasil)",
-    heading: "Livros",
-    lede: "Baixe o EPUB para ler no celular ou num leitor digital, ou o PDF para ler no computador e imprimir.",
-    download: "Baixar",
-    files: "Arquivos para baixar",
-    cover_of: "Capa de",
-    published: "Publicado em",
-    skip: "Pular para os livros",
-    catalog: "Em apps de leitura como KOReader, Thorium ou Calibre, adicione o catálogo OPDS:",
-    catalog_or: ", ou",
-    catalog_lang: "só com os livros em português.",
-    verify: "Para conferir um arquivo baixado, compare a soma SHA-256 acima com a saída de",
-    file_word: "arquivo",
-    empty: "Nenhum livro por enquanto.",
-    decimal: ',',
-    months: [
-        "janeiro",
-        "fevereiro",
-        "março",
-        "abril",
-        "maio",
-        "junho",
-        "julho",
-        "agosto",
-        "setembro",
-        "outubro",
-        "novembro",
-        "dezembro",
-    ],
-    date_pattern: "{d} de {m} de {y}",
-};
-
-const EN: Ui = Ui {
-    name: "English",
-    heading: "Books",
-    lede: "Download the EPUB to read on a phone or an e-reader, or the PDF to read on a computer and print.",
-    download: "Download",
-    files: "Files to download",
-    cover_of: "Cover of",
-    published: "Published",
-    skip: "Skip to the books",
-    catalog: "In reading apps such as KOReader, Thorium or Calibre, add the OPDS catalog:",
-    catalog_or: ", or",
-    catalog_lang: "for the English books only.",
-    verify: "To check a downloaded file, compare the SHA-256 above with the output of",
-    file_word: "file",
-    empty: "No books yet.",
-    decimal: '.',
-    months: [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ],
-    date_pattern: "{d} {m} {y}",
-};
-
-/// The strings for a language: Portuguese for any `pt` tag, English otherwise.
+/// The strings for a language; English when the table has none.
 pub fn ui(lang: &str) -> &'static Ui {
-    if primary(lang).eq_ignore_ascii_case("pt") {
-        &PT_BR
-    } else {
-        &EN
-    }
+    &stoa_locale::locale_or_english(lang).site
 }
 
-/// The language's own name, or its tag when the page has no strings for it.
+/// The language's own name, or its tag when the table has no words for it.
 pub fn language_name(lang: &str) -> String {
-    match primary(lang).to_ascii_lowercase().as_str() {
-        "pt" | "en" => ui(lang).name.to_string(),
-        _ => lang.to_string(),
-    }
+    stoa_locale::locale(lang).map_or_else(|| lang.to_string(), |l| l.name.to_string())
 }
 
 fn primary(lang: &str) -> &str {
@@ -177,32 +70,20 @@ pub fn format_size(bytes: u64, lang: &str) -> String {
             };
             return format!(
                 "{} {unit}",
-                text.replace('.', &ui(lang).decimal.to_string())
+                text.replace(
+                    '.',
+                    &stoa_locale::locale_or_english(lang).decimal.to_string()
+                )
             );
         }
     }
     unreachable!("the loop returns at the last unit")
 }
 
-/// A `YYYY-MM-DD` date in words, e.g. `30 de novembro de 2026`; unchanged when it
+/// A `YYYY-MM-DD` date in words, as the books write it; unchanged when it
 /// does not parse.
 pub fn format_date(date: &str, lang: &str) -> String {
-    let mut parts = date.splitn(3, '-');
-    let (Some(y), Some(m), Some(d)) = (parts.next(), parts.next(), parts.next()) else {
-        return date.to_string();
-    };
-    let (Ok(month), Ok(day)) = (m.parse::<usize>(), d.parse::<u32>()) else {
-        return date.to_string();
-    };
-    if !(1..=12).contains(&month) {
-        return date.to_string();
-    }
-    let strings = ui(lang);
-    strings
-        .date_pattern
-        .replace("{d}", &day.to_string())
-        .replace("{m}", strings.months[month - 1])
-        .replace("{y}", y)
+    stoa_locale::locale_or_english(lang).long_date(date)
 }
 
 #[cfg(test)]
@@ -231,7 +112,7 @@ mod tests {
     #[test]
     fn dates_in_words() {
         assert_eq!(format_date("2026-11-30", "pt-BR"), "30 de novembro de 2026");
-        assert_eq!(format_date("2026-03-01", "en"), "1 March 2026");
+        assert_eq!(format_date("2026-03-01", "en"), "March 1, 2026");
         assert_eq!(format_date("2026-13-01", "en"), "2026-13-01");
         assert_eq!(format_date("soon", "en"), "soon");
     }
@@ -253,7 +134,9 @@ mod tests {
     #[test]
     fn strings_fall_back_to_english() {
         assert_eq!(ui("pt-PT").download, "Baixar");
-        assert_eq!(ui("de").download, "Download");
-        assert_eq!(language_name("de"), "de");
+        assert_eq!(ui("de").download, "Herunterladen");
+        assert_eq!(ui("it").download, "Download");
+        assert_eq!(language_name("de"), "Deutsch");
+        assert_eq!(language_name("it"), "it");
     }
 }

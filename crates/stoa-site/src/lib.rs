@@ -39,6 +39,8 @@ pub struct SiteEntry {
     pub cover: Option<PathBuf>,
     /// The edition's files (EPUB, PDF), relative to the output directory.
     pub files: Vec<PathBuf>,
+    /// The web edition's start page, relative to the output directory.
+    pub web: Option<PathBuf>,
 }
 
 /// An entry with what was learnt from the files on disk.
@@ -46,6 +48,8 @@ struct Edition<'a> {
     entry: &'a SiteEntry,
     cover: Option<Cover>,
     files: Vec<FileInfo>,
+    /// The href of the web edition's start page.
+    web: Option<String>,
 }
 
 /// File name of the download page.
@@ -105,10 +109,16 @@ fn load_editions<'a>(
             .as_deref()
             .map(|c| Cover::read(out_dir, c))
             .transpose()?;
+        let web = entry
+            .web
+            .as_deref()
+            .map(|w| files::web_href(out_dir, w))
+            .transpose()?;
         editions.push(Edition {
             entry,
             cover,
             files,
+            web,
         });
     }
     editions.sort_by(|a, b| {
@@ -153,8 +163,8 @@ fn check_entry(entry: &SiteEntry) -> Result<(), Diagnostic> {
             entry.modified
         ));
     }
-    if entry.files.is_empty() {
-        return bad("no files to download");
+    if entry.files.is_empty() && entry.web.is_none() {
+        return bad("no files to download and no web edition");
     }
     Ok(())
 }

@@ -160,6 +160,14 @@ fn entry(out: &mut String, edition: &Edition) {
             file.format.label
         );
     }
+    if let Some(web) = &edition.web {
+        let _ = writeln!(
+            out,
+            "    <link rel=\"alternate\" href=\"{}\" type=\"text/html\" title=\"{}\"/>",
+            esc(web),
+            esc(crate::i18n::ui(&e.lang).read_online)
+        );
+    }
     out.push_str("  </entry>\n");
 }
 

@@ -27,6 +27,7 @@ fn media_type(path: &str) -> &'static str {
         Some("epub") => "application/epub+zip",
         Some("pdf") => "application/pdf",
         Some("png") => "image/png",
+        Some("html") => "text/html",
         other => panic!("unexpected extension {other:?}"),
     }
 }
@@ -148,6 +149,9 @@ fn check_entry_links(dir: &Path, node: Node, entry: &SiteEntry) -> Vec<String> {
                 assert_eq!(Some(PathBuf::from(&href)), entry.cover);
                 images += 1;
             }
+            "alternate" => {
+                assert_eq!(Some(PathBuf::from(&href)), entry.web, "the web edition");
+            }
             other => panic!("unexpected link rel {other}"),
         }
     }
@@ -212,7 +216,7 @@ fn page_downloads(doc: &Document) -> Vec<(String, String)> {
     let mut found = Vec::new();
     for li in doc
         .descendants()
-        .filter(|n| n.has_tag_name("li") && has_class(n, "file"))
+        .filter(|n| n.has_tag_name("li") && has_class(n, "file") && !has_class(n, "web"))
     {
         let link = li
             .descendants()
@@ -246,6 +250,20 @@ fn page_links_exist_and_match_their_checksums() {
     }
     let linked: BTreeSet<String> = downloads.into_iter().map(|(h, _)| h).collect();
     assert_eq!(linked, all_files(&entries));
+    let read: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("download read"))
+        .map(|n| n.attribute("href").unwrap())
+        .collect();
+    let webs: Vec<String> = entries
+        .iter()
+        .filter_map(|e| e.web.as_ref())
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(read, webs, "every web edition is offered to read online");
+    for href in read {
+        assert!(dir.path().join(href).is_file(), "{href} does not exist");
+    }
 
     for img in doc.descendants().filter(|n| n.has_tag_name("img")) {
         assert!(

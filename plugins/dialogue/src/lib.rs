@@ -1,10 +1,12 @@
 //! The dialogue plugin: typesets Socratic dialogues as dialogue.
 //!
 //! A *turn* is a top-level paragraph that begins with a speaker's name and a
-//! colon (`SÓCRATES: ...`). Consecutive turns become a `dialogue` div; each
-//! turn a `turn` div (attribute `speaker`) whose paragraph opens with a
-//! `speaker` span holding the name, followed by the colon and a no-break
-//! space (so screen readers and pdftotext read "name: speech"). A paragraph
+//! colon (`SÓCRATES: ...`). Consecutive turns become a `dialogue` div (role
+//! [`Role::Dialogue`]); each turn a `turn` div ([`Role::Turn`], attribute
+//! `speaker`) whose paragraph opens with a `speaker` span ([`Role::Speaker`])
+//! holding the name, followed by the colon and a no-break space (so screen
+//! readers and pdftotext read "name: speech"). The roles say what these
+//! are to every renderer; the classes carry this plugin's look. A paragraph
 //! that begins with `..` right after a dialogue becomes its
 //! `dialogue-ending`. With `characters = true` each dialogue opens with a
 //! `dialogue-characters` div listing its speakers.
@@ -26,11 +28,13 @@ mod config;
 pub use config::{Names, Settings};
 
 use std::collections::BTreeMap;
-use stoa_sdk::{Attrs, Block, Chapter, Context, Format, Inline, Plugin, PluginError, span};
+use stoa_sdk::{
+    Attrs, Block, Chapter, Context, Format, Inline, Plugin, PluginError, Role, div_with_role, span,
+};
 
 const NBSP: char = '\u{a0}';
 
-/// The EPUB style sheet.
+/// The style sheet, for EPUB and the web edition.
 pub const CSS: &str = include_str!("dialogue.css");
 /// The Typst styles: shadow the theme's `div` and `span` for our classes.
 pub const TYPST: &str = include_str!("dialogue.typ");
@@ -65,7 +69,7 @@ impl Plugin for Dialogue {
 
     fn styles(&self, format: Format, _ctx: &Context) -> String {
         match format {
-            Format::Epub => CSS.into(),
+            Format::Epub | Format::Html => CSS.into(),
             Format::Pdf => TYPST.into(),
         }
     }
@@ -118,7 +122,7 @@ fn close(turns: &mut Vec<Block>, cast: &mut Vec<String>, settings: &Settings, la
         blocks.push(characters(&cast, lang));
     }
     blocks.append(turns);
-    stoa_sdk::div("dialogue", blocks)
+    div_with_role(Role::Dialogue, "dialogue", blocks)
 }
 
 /// The list of speakers at the head of a dialogue.
@@ -292,6 +296,7 @@ fn turn(mut content: Vec<Inline>, names: Names) -> (Block, String) {
     let mut attrs = Attrs::new();
     attrs.insert("speaker".into(), name);
     let div = Block::Div {
+        role: Some(Role::Turn),
         class: "turn".into(),
         attrs,
         blocks: vec![Block::Paragraph { content: paragraph }],
@@ -299,8 +304,9 @@ fn turn(mut content: Vec<Inline>, names: Names) -> (Block, String) {
     (div, display)
 }
 
-/// The `speaker` span of a name. A name in capitals gets `case = "upper"`,
-/// so that the styles set it in small capitals of capital height rather than
+/// The `speaker` span of a name ([`Role::Speaker`]), in a turn and in the
+/// list of characters alike. A name in capitals gets `case = "upper"`, so
+/// that the styles set it in small capitals of capital height rather than
 /// in full capitals (the letters stay as written).
 fn speaker_span(name: &str) -> Inline {
     let mut attrs = Attrs::new();
@@ -308,6 +314,7 @@ fn speaker_span(name: &str) -> Inline {
         attrs.insert("case".into(), "upper".into());
     }
     Inline::Span {
+        role: Some(Role::Speaker),
         class: "speaker".into(),
         attrs,
         content: vec![Inline::text(name)],

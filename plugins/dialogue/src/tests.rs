@@ -37,16 +37,25 @@ fn error(markdown: &str, config: Value, front: Option<Value>) -> PluginError {
         .expect_err("a config error")
 }
 
-/// Every turn of the chapter as (speaker attribute, shown name, plain text).
+/// Every turn of the chapter as (speaker attribute, shown name, plain
+/// text), checking that each container says what it is by its role.
 fn turns(chapter: &Chapter) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
     for block in &chapter.blocks {
-        if let Block::Div { class, blocks, .. } = block {
+        if let Block::Div {
+            role,
+            class,
+            blocks,
+            ..
+        } = block
+        {
             if class != "dialogue" {
                 continue;
             }
+            assert_eq!(role, &Some(Role::Dialogue));
             for turn in blocks {
                 let Block::Div {
+                    role,
                     class,
                     attrs,
                     blocks,
@@ -55,12 +64,15 @@ fn turns(chapter: &Chapter) -> Vec<(String, String, String)> {
                     panic!("a dialogue holds divs")
                 };
                 if class != "turn" {
+                    assert_eq!(role, &None, "only turns are turns");
                     continue;
                 }
+                assert_eq!(role, &Some(Role::Turn));
                 let [Block::Paragraph { content }] = blocks.as_slice() else {
                     panic!("a turn holds one paragraph")
                 };
                 let Some(Inline::Span {
+                    role,
                     class,
                     content: name,
                     ..
@@ -69,6 +81,7 @@ fn turns(chapter: &Chapter) -> Vec<(String, String, String)> {
                     panic!("a turn opens with the speaker")
                 };
                 assert_eq!(class, "speaker");
+                assert_eq!(role, &Some(Role::Speaker));
                 out.push((
                     attrs["speaker"].clone(),
                     stoa_sdk::inlines_text(name),

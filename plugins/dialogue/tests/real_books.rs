@@ -4,7 +4,7 @@
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use stoa_plugin_dialogue::Dialogue;
-use stoa_sdk::{Block, Chapter, Context, Plugin};
+use stoa_sdk::{Block, Chapter, Context, Plugin, Role, for_each_block};
 
 /// Turns per dialogue, the same in both languages.
 const DIALOGUES: [(&str, usize); 4] = [
@@ -39,29 +39,29 @@ fn chapter(slug: &str, lang: &str) -> Option<Chapter> {
     })
 }
 
-/// Turn divs anywhere in the tree.
+/// Divs anywhere in the tree for which `wanted` holds, given role and class.
+fn count_divs(blocks: &[Block], wanted: impl Fn(Option<&Role>, &str) -> bool) -> usize {
+    let mut n = 0;
+    for_each_block(blocks, &mut |block| {
+        if let Block::Div { role, class, .. } = block
+            && wanted(role.as_ref(), class)
+        {
+            n += 1;
+        }
+    });
+    n
+}
+
+/// Turn divs anywhere in the tree: role and class agree.
 fn count_turns(blocks: &[Block]) -> usize {
-    blocks
-        .iter()
-        .map(|b| match b {
-            Block::Div { class, blocks, .. } => usize::from(class == "turn") + count_turns(blocks),
-            Block::Quote { blocks } | Block::FootnoteDef { blocks, .. } => count_turns(blocks),
-            Block::List { items, .. } => items.iter().map(|i| count_turns(&i.blocks)).sum(),
-            _ => 0,
-        })
-        .sum()
+    let by_role = count_divs(blocks, |role, _| role == Some(&Role::Turn));
+    let by_class = count_divs(blocks, |_, class| class == "turn");
+    assert_eq!(by_role, by_class, "every turn says so by its role");
+    by_role
 }
 
 fn count_class(blocks: &[Block], wanted: &str) -> usize {
-    blocks
-        .iter()
-        .map(|b| match b {
-            Block::Div { class, blocks, .. } => {
-                usize::from(class == wanted) + count_class(blocks, wanted)
-            }
-            _ => 0,
-        })
-        .sum()
+    count_divs(blocks, |_, class| class == wanted)
 }
 
 fn slugs() -> Vec<String> {

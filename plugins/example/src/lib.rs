@@ -1,10 +1,10 @@
-//! The example stoa plugin: wraps each occurrence of a configured word in a
-//! `highlight` span, styled for EPUB and PDF. It is the listing in docs/plugins.md.
+//! The example stoa plugin: wraps each occurrence of a configured word in a `highlight`
+//! span, styled for EPUB, the web edition and PDF. It is the listing in docs/plugins.md.
 #![forbid(unsafe_code)]
 use stoa_sdk::{Chapter, Context, Format, Inline, Plugin, PluginError, rewrite_text, span};
 
 const CSS: &str = ".highlight { background-color: #fff3a0; }";
-/// Typst: wraps the theme's `span` function (and other plugins') rather than replacing it.
+/// Typst: wraps the theme's `span` (and other plugins') rather than replacing it.
 const TYPST: &str = r##"#let span = { let base = span; (class, attrs, body) => {
   if class == "highlight" { highlight(fill: rgb("#fff3a0"), body) } else { base(class, attrs, body) }
 } }"##;
@@ -29,7 +29,7 @@ impl Plugin for Highlight {
 
     fn styles(&self, format: Format, _ctx: &Context) -> String {
         match format {
-            Format::Epub => CSS.into(),
+            Format::Epub | Format::Html => CSS.into(),
             Format::Pdf => TYPST.into(),
         }
     }

@@ -1,6 +1,6 @@
 //! Undefined references and unused definitions.
 
-use stoa_sdk::{Block, Inline};
+use stoa_sdk::{Block, Inline, for_each_block, for_each_inline};
 
 /// Something wrong with a chapter's notes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,40 +89,17 @@ pub fn check(blocks: &[Block]) -> Vec<Problem> {
     problems
 }
 
+/// The definitions and references of `blocks`, in reading order: a block's
+/// own text, then the blocks inside it (notes in notes count).
 fn visit(blocks: &[Block], defs: &mut Vec<String>, refs: &mut Vec<String>) {
-    for block in blocks {
-        match block {
-            Block::Heading { content, .. } | Block::Paragraph { content } => inlines(content, refs),
-            Block::Table { head, rows, .. } => {
-                for cell in head.iter().chain(rows.iter().flatten()) {
-                    inlines(cell, refs);
-                }
-            }
-            Block::List { items, .. } => {
-                for item in items {
-                    visit(&item.blocks, defs, refs);
-                }
-            }
-            Block::Quote { blocks } | Block::Div { blocks, .. } => visit(blocks, defs, refs),
-            Block::FootnoteDef { label, blocks } => {
-                defs.push(label.clone());
-                visit(blocks, defs, refs);
-            }
-            Block::Code { .. } | Block::Rule => {}
+    for_each_block(blocks, &mut |block| {
+        if let Block::FootnoteDef { label, .. } = block {
+            defs.push(label.clone());
         }
-    }
-}
-
-fn inlines(content: &[Inline], refs: &mut Vec<String>) {
-    for inline in content {
-        match inline {
-            Inline::FootnoteRef { label } => refs.push(label.clone()),
-            Inline::Emph { content }
-            | Inline::Strong { content }
-            | Inline::Strike { content }
-            | Inline::Link { content, .. }
-            | Inline::Span { content, .. } => inlines(content, refs),
-            _ => {}
-        }
-    }
+        for_each_inline(block, &mut |inline| {
+            if let Inline::FootnoteRef { label } = inline {
+                refs.push(label.clone());
+            }
+        });
+    });
 }

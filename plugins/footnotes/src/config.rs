@@ -1,7 +1,7 @@
 //! `[plugins.footnotes]` in book.toml.
 
-use serde_json::{Value, json};
-use stoa_sdk::PluginError;
+use serde_json::Value;
+use stoa_sdk::{NoteNumbering, NotePlacement, NoteStyle, PluginError};
 
 /// Where the notes go.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -85,18 +85,22 @@ impl Settings {
         Ok(settings)
     }
 
-    /// The settings as the renderers read them from `plugin_data["footnotes"]`.
-    pub fn to_json(self) -> Value {
-        let mode = match self.mode {
-            Mode::Footnotes => "footnotes",
-            Mode::Endnotes => "endnotes",
-            Mode::NotesChapter => "notes-chapter",
+    /// The settings as the renderers read them: a chapter's
+    /// [`stoa_sdk::Chapter::notes`].
+    pub fn note_style(self) -> NoteStyle {
+        let placement = match self.mode {
+            Mode::Footnotes => NotePlacement::Footnotes,
+            Mode::Endnotes => NotePlacement::Endnotes,
+            Mode::NotesChapter => NotePlacement::NotesChapter,
         };
         let numbering = match self.numbering {
-            Numbering::PerPost => "per-post",
-            Numbering::Continuous => "continuous",
+            Numbering::PerPost => NoteNumbering::PerChapter,
+            Numbering::Continuous => NoteNumbering::Continuous,
         };
-        json!({ "mode": mode, "numbering": numbering })
+        NoteStyle {
+            placement,
+            numbering,
+        }
     }
 }
 

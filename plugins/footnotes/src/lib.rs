@@ -5,12 +5,12 @@
 //! The plugin does not move or renumber the notes: it checks them, and
 //! leaves in the tree how the book wants them set, so that notes that other
 //! plugins create before or after it (the glossary's first-use definitions)
-//! are set exactly like authored ones. Each chapter gets
-//! `plugin_data["footnotes"] = {"mode": ..., "numbering": ...}`, and in
-//! notes-chapter mode `finish` adds an empty `notes` chapter marked
-//! `"collect": true`; the renderers number the `footnote_ref`s and
-//! `footnote_def`s and place them when they write the book (see
-//! docs/footnotes.md).
+//! are set exactly like authored ones. Each chapter gets a note style
+//! ([`Chapter::notes`]: placement and numbering), and in notes-chapter mode
+//! `finish` adds an empty chapter of kind [`ChapterKind::Notes`], the
+//! book's notes chapter; the notes plan of stoa numbers the
+//! `footnote_ref`s and `footnote_def`s and places them, once for every
+//! renderer (see docs/footnotes.md).
 //!
 //! Settings, `[plugins.footnotes]` in book.toml:
 //! - `mode = "footnotes"` (default), `"endnotes"` or `"notes-chapter"`;
@@ -23,12 +23,12 @@ mod config;
 pub use check::{Problem, check};
 pub use config::{Mode, Numbering, Settings};
 
-use serde_json::json;
 use stoa_sdk::{
     Book, Chapter, ChapterKind, Context, Format, Plugin, PluginDiagnostic, PluginError,
 };
 
-/// The EPUB style sheet for footnote asides and the notes chapter.
+/// The style sheet for footnote asides and the notes chapter, for EPUB and
+/// the web edition.
 pub const CSS: &str = include_str!("footnotes.css");
 /// The Typst rules for the foot of the page.
 pub const TYPST: &str = include_str!("footnotes.typ");
@@ -67,47 +67,23 @@ impl Plugin for Footnotes {
 
     fn finish(&self, book: &mut Book, ctx: &Context) -> Result<(), PluginError> {
         let settings = Settings::from_config(ctx.config())?;
+        // Again here, for the chapters other plugins added since `transform`.
         for chapter in &mut book.chapters {
             stamp(chapter, settings);
         }
-        if settings.mode == Mode::NotesChapter && !book.chapters.iter().any(is_collector) {
-            let mut slug = "notes".to_string();
-            let mut n = 1;
-            while book.chapters.iter().any(|c| c.slug == slug) {
-                n += 1;
-                slug = format!("notes-{n}");
-            }
-            let mut data = settings.to_json();
-            data["collect"] = json!(true);
-            let title = match book.labels.notes.trim() {
-                "" => "Notes".to_string(),
-                t => t.to_string(),
-            };
-            let chapter = Chapter {
-                slug,
-                kind: ChapterKind::Notes,
-                title,
-                plugin_data: [(Self::NAME.to_string(), data)].into_iter().collect(),
-                blocks: Vec::new(),
-                ..Chapter::default()
-            };
-            book.chapters.push(chapter);
-        }
-        if settings.mode != Mode::NotesChapter {
-            let before = book.chapters.len();
-            book.chapters.retain(|c| !is_collector(c));
-            if before != book.chapters.len() {
-                ctx.report(PluginDiagnostic::warning(
-                    "removed a notes chapter: the notes are not collected in this mode",
-                ));
-            }
+        if settings.mode == Mode::NotesChapter {
+            add_notes_chapter(book);
+        } else if remove_empty_notes_chapters(book) {
+            ctx.report(PluginDiagnostic::warning(
+                "removed a notes chapter: the notes are not collected in this mode",
+            ));
         }
         Ok(())
     }
 
     fn styles(&self, format: Format, _ctx: &Context) -> String {
         match format {
-            Format::Epub => CSS.into(),
+            Format::Epub | Format::Html => CSS.into(),
             Format::Pdf => TYPST.into(),
         }
     }
@@ -115,25 +91,51 @@ impl Plugin for Footnotes {
 
 stoa_sdk::export_plugin!(Footnotes);
 
-/// Whether `chapter` is the notes chapter this plugin adds.
-pub fn is_collector(chapter: &Chapter) -> bool {
+/// Whether `chapter` is a notes chapter: the one that collects the notes
+/// of the chapters placed in it (the first such chapter of the book).
+pub fn is_notes_chapter(chapter: &Chapter) -> bool {
     chapter.kind == ChapterKind::Notes
-        && chapter
-            .plugin_data
-            .get(Footnotes::NAME)
-            .is_some_and(|d| d["collect"] == json!(true))
 }
 
-/// Records the book's settings in `chapter`, keeping the notes chapter's mark.
+/// Records the book's note style in `chapter`; the notes chapter itself
+/// has none, it only receives the notes of the others.
 fn stamp(chapter: &mut Chapter, settings: Settings) {
-    let collect = is_collector(chapter);
-    let mut data = settings.to_json();
-    if collect {
-        data["collect"] = json!(true);
+    if !is_notes_chapter(chapter) {
+        chapter.notes = Some(settings.note_style());
     }
-    chapter
-        .plugin_data
-        .insert(Footnotes::NAME.to_string(), data);
+}
+
+/// Adds an empty notes chapter at the end of the book, unless it has one.
+fn add_notes_chapter(book: &mut Book) {
+    if book.chapters.iter().any(is_notes_chapter) {
+        return;
+    }
+    let mut slug = "notes".to_string();
+    let mut n = 1;
+    while book.chapters.iter().any(|c| c.slug == slug) {
+        n += 1;
+        slug = format!("notes-{n}");
+    }
+    let title = match book.labels.notes.trim() {
+        "" => "Notes".to_string(),
+        t => t.to_string(),
+    };
+    book.chapters.push(Chapter {
+        slug,
+        kind: ChapterKind::Notes,
+        title,
+        ..Chapter::default()
+    });
+}
+
+/// Removes the empty notes chapters (such as this plugin adds in
+/// notes-chapter mode), which would stay empty in another mode; true when
+/// there was one. A notes chapter with content of its own is kept.
+fn remove_empty_notes_chapters(book: &mut Book) -> bool {
+    let before = book.chapters.len();
+    book.chapters
+        .retain(|c| !(is_notes_chapter(c) && c.blocks.is_empty()));
+    before != book.chapters.len()
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 use super::*;
 use serde_json::{Value, json};
-use stoa_sdk::{Block, Inline, Labels};
+use stoa_sdk::{Block, Inline, Labels, NoteNumbering, NotePlacement, NoteStyle};
 
 fn par(content: Vec<Inline>) -> Block {
     Block::Paragraph { content }
@@ -62,8 +62,11 @@ fn settings_default_and_parse() {
         (Mode::NotesChapter, Numbering::Continuous)
     );
     assert_eq!(
-        s.to_json(),
-        json!({"mode": "notes-chapter", "numbering": "continuous"})
+        s.note_style(),
+        NoteStyle {
+            placement: NotePlacement::NotesChapter,
+            numbering: NoteNumbering::Continuous
+        }
     );
 }
 
@@ -178,13 +181,17 @@ fn transform_warns_and_records_the_settings() {
     assert_eq!(d.len(), 1);
     assert!(d[0].message.contains("`[^x]`"));
     assert_eq!(
-        c.plugin_data["footnotes"],
-        json!({"mode": "endnotes", "numbering": "per-post"})
+        c.notes,
+        Some(NoteStyle {
+            placement: NotePlacement::Endnotes,
+            numbering: NoteNumbering::PerChapter
+        })
     );
+    assert!(c.plugin_data.is_empty(), "the style is said in the tree");
 }
 
 #[test]
-fn notes_chapter_mode_adds_one_marked_notes_chapter_last() {
+fn notes_chapter_mode_adds_one_notes_chapter_last() {
     let mut b = book(vec![chapter(
         "notes",
         vec![par(vec![fref("1")]), def("1", "n")],
@@ -198,16 +205,25 @@ fn notes_chapter_mode_adds_one_marked_notes_chapter_last() {
         (notes.kind, notes.title.as_str(), notes.slug.as_str()),
         (ChapterKind::Notes, "Notas", "notes-2")
     );
-    assert!(is_collector(notes));
-    assert_eq!(notes.plugin_data["footnotes"]["mode"], "notes-chapter");
+    assert!(is_notes_chapter(notes));
+    assert_eq!(notes.notes, None, "the notes chapter only receives notes");
+    assert!(notes.plugin_data.is_empty(), "no mark: its kind says it");
     assert_eq!(
-        b.chapters[0].plugin_data["footnotes"]["mode"],
-        "notes-chapter"
+        b.chapters[0].notes.map(|n| n.placement),
+        Some(NotePlacement::NotesChapter)
     );
+    // In another mode the empty notes chapter goes; one with text stays.
     Footnotes
         .finish(&mut b, &ctx(json!({"mode": "footnotes"})))
         .unwrap();
     assert_eq!(b.chapters.len(), 1);
+    let mut own = chapter("own-notes", vec![par(vec![Inline::text("mine")])]);
+    own.kind = ChapterKind::Notes;
+    b.chapters.push(own);
+    Footnotes
+        .finish(&mut b, &ctx(json!({"mode": "endnotes"})))
+        .unwrap();
+    assert_eq!(b.chapters.len(), 2);
 }
 
 /// A glossary-like plugin adds a note to a chapter; the marks the footnotes

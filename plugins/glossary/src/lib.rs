@@ -5,30 +5,32 @@
 //! A post's *glossary* is a heading whose text is the glossary heading of the
 //! post's language ("Glossary", "Glossário") followed by a list whose every
 //! item reads `term: definition`. A list of that shape anywhere else is left
-//! alone. The list is replaced by a `glossary-list` div holding, per term, a
-//! `glossary-term` div (id `gloss-<post>-<term>`) and a `glossary-def` div
-//! (id `gloss-<post>-<term>-def`); the heading stays. The EPUB writer turns
-//! these into `<dl epub:type="glossary">`, `<dt epub:type="glossterm"><dfn>`
-//! and `<dd epub:type="glossdef">`; the PDF sets them with this plugin's
-//! Typst styles.
+//! alone. The list is replaced by a div of role [`Role::Glossary`] (class
+//! `glossary-list`) holding, per term, a [`Role::Term`] div (class
+//! `glossary-term`, id `gloss-<post>-<term>`) and a [`Role::Definition`]
+//! div (class `glossary-def`, id `gloss-<post>-<term>-def`); the heading
+//! stays. The roles say what these are, so every renderer sets a glossary
+//! (`<dl>` with its EPUB semantics and ARIA roles, in EPUB and on the web);
+//! the classes carry this plugin's own look, in its CSS and Typst styles.
 //!
 //! The first use of each term in the post's text (not in headings, code,
 //! links, notes or the glossary itself) is found as whole words, without
 //! regard to case, tolerating plural endings (and Portuguese feminine and
 //! plural forms), and accents as [`words::Accents`] says. It becomes:
-//! - `first-use = "link"` (default): a `glossary-ref` span (id
-//!   `gloss-use-<post>-<term>`, `epub:type="noteref"`, `role="doc-glossref"`)
-//!   around a link to the term's definition in the appendix (or in the post
-//!   when `appendix = false`); in EPUB a pop-up where the reading system
-//!   supports it, in PDF an internal link;
+//! - `first-use = "link"` (default): a [`Role::GlossaryRef`] span (class
+//!   `glossary-ref`, id `gloss-use-<post>-<term>`) around a link to the
+//!   term's definition in the appendix (or in the post when `appendix =
+//!   false`); in EPUB a pop-up where the reading system supports it, in PDF
+//!   an internal link;
 //! - `first-use = "footnote"`: a `glossary-use` span followed by a footnote
 //!   (`FootnoteRef`/`FootnoteDef`, label `glossary-<term>`) giving the
 //!   definition;
 //! - `first-use = "none"`: nothing.
 //!
-//! `finish` adds the appendix (slug `glossary`, kind appendix, after the last
-//! post): every term of every post, sorted by [`words::collate`], each with
-//! its definition and links back to where it is used (in PDF with the page).
+//! `finish` adds the appendix (slug `glossary`, kind appendix, role
+//! [`Role::Glossary`], a landmark; after the last post): every term of every
+//! post, sorted by [`words::collate`], each with its definition and links
+//! back to where it is used (in PDF with the page).
 //!
 //! Settings in `[plugins.glossary]`:
 //! - `headings = { en = "Glossary", pt-BR = "Glossário" }`: the heading that
@@ -52,11 +54,11 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use stoa_sdk::{
     Attrs, Block, Book, Chapter, ChapterKind, Context, Format, Inline, Plugin, PluginDiagnostic,
-    PluginError, inlines_text,
+    PluginError, Role, inlines_text,
 };
 use words::{Accents, Matching};
 
-/// The EPUB style sheet.
+/// The style sheet, for EPUB and the web edition.
 pub const CSS: &str = include_str!("glossary.css");
 /// The Typst styles: shadow the theme's `div` and `span` for our classes.
 pub const TYPST: &str = include_str!("glossary.typ");
@@ -200,7 +202,7 @@ impl Plugin for Glossary {
 
     fn styles(&self, format: Format, _ctx: &Context) -> String {
         match format {
-            Format::Epub => CSS.into(),
+            Format::Epub | Format::Html => CSS.into(),
             Format::Pdf => TYPST.into(),
         }
     }
@@ -336,8 +338,10 @@ pub fn split_item(content: &[Inline]) -> Option<(Vec<Inline>, Vec<Inline>)> {
     })
 }
 
-/// The `glossary-list` div: per entry a term (with `id`) and a definition
-/// (id `<id>-def`), followed by `extra` blocks inside the definition.
+/// The glossary: a [`Role::Glossary`] div holding only, per entry, a term
+/// (with `id`) and a definition (id `<id>-def`) followed by `extra` blocks
+/// inside it. Only terms and definitions: the renderers set such a list as
+/// `dl`, `dt` and `dd`.
 fn glossary_list<'e>(
     entries: impl Iterator<Item = (&'e Entry, String, Vec<Block>)>,
     appendix: bool,
@@ -350,8 +354,9 @@ fn glossary_list<'e>(
             format!("{id}-def")
         };
         blocks.push(container(
+            Some(Role::Term),
             "glossary-term",
-            &[("id", &id), ("epub:type", "glossterm")],
+            &[("id", &id)],
             vec![Block::Paragraph {
                 content: vec![Inline::text(&entry.term)],
             }],
@@ -361,16 +366,18 @@ fn glossary_list<'e>(
         }];
         def.extend(extra);
         blocks.push(container(
+            Some(Role::Definition),
             "glossary-def",
-            &[("id", &def_id), ("epub:type", "glossdef")],
+            &[("id", &def_id)],
             def,
         ));
     }
-    container("glossary-list", &[("epub:type", "glossary")], blocks)
+    container(Some(Role::Glossary), "glossary-list", &[], blocks)
 }
 
-fn container(class: &str, attrs: &[(&str, &str)], blocks: Vec<Block>) -> Block {
+fn container(role: Option<Role>, class: &str, attrs: &[(&str, &str)], blocks: Vec<Block>) -> Block {
     Block::Div {
+        role,
         class: class.into(),
         attrs: attrs
             .iter()
@@ -445,9 +452,10 @@ impl Marker<'_> {
                 } else {
                     format!("gloss-{}-{}-def", self.slug, entry.key)
                 };
-                attrs.insert("epub:type".into(), "noteref".into());
-                attrs.insert("role".into(), "doc-glossref".into());
+                // The role, not attributes of ours, gives it its EPUB
+                // semantics and ARIA role in every renderer.
                 vec![Inline::Span {
+                    role: Some(Role::GlossaryRef),
                     class: "glossary-ref".into(),
                     attrs,
                     content: vec![Inline::Link {
@@ -472,6 +480,7 @@ impl Marker<'_> {
                 });
                 vec![
                     Inline::Span {
+                        role: None,
                         class: "glossary-use".into(),
                         attrs,
                         content: vec![Inline::text(found)],
@@ -484,7 +493,8 @@ impl Marker<'_> {
 }
 
 /// Marks first uses in reading order; headings, code, notes and the
-/// containers of this and other plugins' markup of names are not text.
+/// containers of glossaries and of names (this plugin's, and what any
+/// plugin marks so by role) are not text.
 fn mark_blocks(blocks: &mut [Block], m: &mut Marker) {
     for block in blocks {
         if m.done() {
@@ -498,8 +508,15 @@ fn mark_blocks(blocks: &mut [Block], m: &mut Marker) {
                 }
             }
             Block::Quote { blocks } => mark_blocks(blocks, m),
-            Block::Div { class, blocks, .. } if !class.starts_with("glossary") => {
-                mark_blocks(blocks, m)
+            Block::Div {
+                role,
+                class,
+                blocks,
+                ..
+            } => {
+                if !is_reference_matter(role.as_ref(), class) {
+                    mark_blocks(blocks, m)
+                }
             }
             Block::Table { head, rows, .. } => {
                 for cell in head.iter_mut().chain(rows.iter_mut().flatten()) {
@@ -509,8 +526,7 @@ fn mark_blocks(blocks: &mut [Block], m: &mut Marker) {
             Block::Heading { .. }
             | Block::Code { .. }
             | Block::Rule
-            | Block::FootnoteDef { .. }
-            | Block::Div { .. } => {}
+            | Block::FootnoteDef { .. } => {}
         }
     }
 }
@@ -531,15 +547,38 @@ fn mark_inlines(inlines: &mut Vec<Inline>, m: &mut Marker) {
             Inline::Emph { content } | Inline::Strong { content } | Inline::Strike { content } => {
                 mark_inlines(content, m)
             }
-            Inline::Span { class, content, .. }
-                if !class.starts_with("glossary") && class != "speaker" =>
-            {
-                mark_inlines(content, m)
+            Inline::Span {
+                role,
+                class,
+                content,
+                ..
+            } => {
+                if !is_reference_matter(role.as_ref(), class) {
+                    mark_inlines(content, m)
+                }
             }
-            _ => {}
+            // A link already leads somewhere; the rest holds no prose.
+            Inline::Link { .. }
+            | Inline::Code { .. }
+            | Inline::Image { .. }
+            | Inline::FootnoteRef { .. }
+            | Inline::LineBreak
+            | Inline::SoftBreak => {}
         }
         inlines.push(inline);
     }
+}
+
+/// Whether a container holds a glossary, a reference to one, a term or a
+/// speaker's name rather than prose where a term could be used: this
+/// plugin's own containers, and any plugin's that say so by their role (the
+/// definitions of another definition list are prose, and are marked).
+fn is_reference_matter(role: Option<&Role>, class: &str) -> bool {
+    let by_role = matches!(
+        role,
+        Some(Role::Glossary | Role::Term | Role::GlossaryRef | Role::Speaker)
+    );
+    by_role || class.starts_with("glossary")
 }
 
 /// One term of the appendix.
@@ -616,6 +655,7 @@ pub fn finish_book(book: &mut Book, settings: &Settings, report: &dyn Fn(PluginD
                     refs.push(Inline::text("; "));
                 }
                 refs.push(Inline::Span {
+                    role: None,
                     class: "glossary-backref".into(),
                     attrs: Attrs::new(),
                     content: vec![Inline::Link {
@@ -626,6 +666,7 @@ pub fn finish_book(book: &mut Book, settings: &Settings, report: &dyn Fn(PluginD
                 });
             }
             let extra = vec![container(
+                None,
                 "glossary-places",
                 &[],
                 vec![Block::Paragraph { content: refs }],
@@ -643,6 +684,7 @@ pub fn finish_book(book: &mut Book, settings: &Settings, report: &dyn Fn(PluginD
     let appendix = Chapter {
         slug,
         kind: ChapterKind::Appendix,
+        role: Some(Role::Glossary),
         title: settings.title(&lang),
         blocks: vec![list],
         ..Chapter::default()

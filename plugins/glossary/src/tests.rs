@@ -22,29 +22,67 @@ fn run(markdown: &str, config: Value, lang: &str) -> (Chapter, Vec<Entry>, Vec<S
     (ch, entries, warnings.into_inner())
 }
 
-/// Every span of class `class` in the chapter, with its text.
-fn spans(ch: &mut Chapter, class: &str) -> Vec<(Attrs, Vec<Inline>)> {
+/// Every span of class `class` in the chapter, with its role, attributes
+/// and content.
+fn spans_with_roles(ch: &mut Chapter, class: &str) -> Vec<(Option<Role>, Attrs, Vec<Inline>)> {
     let mut out = Vec::new();
     walk_inlines_mut(&mut ch.blocks, &mut |inlines| {
         for inline in inlines.iter() {
             if let Inline::Span {
+                role,
                 class: c,
                 attrs,
                 content,
             } = inline
                 && c == class
             {
-                out.push((attrs.clone(), content.clone()));
+                out.push((role.clone(), attrs.clone(), content.clone()));
             }
         }
     });
     out
 }
 
+/// Every span of class `class` in the chapter, with its text.
+fn spans(ch: &mut Chapter, class: &str) -> Vec<(Attrs, Vec<Inline>)> {
+    spans_with_roles(ch, class)
+        .into_iter()
+        .map(|(_, attrs, content)| (attrs, content))
+        .collect()
+}
+
 fn used_texts(ch: &mut Chapter, class: &str) -> Vec<String> {
     spans(ch, class)
         .into_iter()
         .map(|(_, c)| inlines_text(&c))
+        .collect()
+}
+
+/// The children of a glossary as (role, class, id), checking that the
+/// glossary says it is one.
+fn glossary_children(list: &Block) -> Vec<(Option<Role>, String, String)> {
+    let Block::Div {
+        role,
+        class,
+        attrs,
+        blocks,
+    } = list
+    else {
+        panic!("a glossary is a div: {list:?}")
+    };
+    assert_eq!(
+        (role, class.as_str()),
+        (&Some(Role::Glossary), "glossary-list")
+    );
+    assert!(attrs.is_empty(), "no hand-made epub:type: {attrs:?}");
+    blocks
+        .iter()
+        .map(|b| match b {
+            Block::Div {
+                role, class, attrs, ..
+            } => (role.clone(), class.clone(), attrs["id"].clone()),
+            other => panic!("only terms and definitions: {other:?}"),
+        })
         .collect()
 }
 
@@ -99,22 +137,46 @@ fn glossary_becomes_a_semantic_list_and_first_uses_link() {
     let terms: Vec<_> = entries.iter().map(|e| e.term.as_str()).collect();
     assert_eq!(terms, ["amphorae", "drachma", "portico"]);
     assert!(warnings.is_empty(), "{warnings:?}");
-    let refs = spans(&mut ch, "glossary-ref");
+    let refs = spans_with_roles(&mut ch, "glossary-ref");
     assert_eq!(refs.len(), 3, "only the first use of each: {refs:?}");
-    let (attrs, content) = &refs[0];
-    assert_eq!(attrs["id"], "gloss-use-post-amphorae");
-    assert_eq!(attrs["epub:type"], "noteref");
-    assert_eq!(attrs["role"], "doc-glossref");
-    let Inline::Link { url, content, .. } = &content[0] else {
-        panic!("{content:?}")
+    let (role, attrs, content) = &refs[0];
+    assert_eq!(role, &Some(Role::GlossaryRef));
+    // The renderers derive epub:type and the ARIA role from the role.
+    assert_eq!(
+        attrs,
+        &Attrs::from([("id".to_string(), "gloss-use-post-amphorae".to_string())])
+    );
+    let [Inline::Link { url, content, .. }] = content.as_slice() else {
+        panic!("one link: {content:?}")
     };
     assert_eq!(url, "#glossdef-amphorae");
     assert_eq!(inlines_text(content), "amphorae");
-    let json = serde_json::to_string(&ch.blocks).unwrap();
-    assert!(json.contains(r#""class":"glossary-list""#));
-    assert!(json.contains(r#""epub:type":"glossterm","id":"gloss-post-drachma""#));
+    let list = ch
+        .blocks
+        .iter()
+        .find(|b| matches!(b, Block::Div { class, .. } if class == "glossary-list"))
+        .expect("the glossary");
+    let children = glossary_children(list);
+    assert_eq!(children.len(), 6);
+    assert_eq!(
+        children[2],
+        (
+            Some(Role::Term),
+            "glossary-term".into(),
+            "gloss-post-drachma".into()
+        )
+    );
+    assert_eq!(
+        children[3],
+        (
+            Some(Role::Definition),
+            "glossary-def".into(),
+            "gloss-post-drachma-def".into()
+        )
+    );
     // Nothing inside the glossary itself was linked.
-    assert_eq!(json.matches("glossary-ref").count(), 3);
+    let json = serde_json::to_string(&ch.blocks).unwrap();
+    assert_eq!(json.matches(r#""class":"glossary-ref""#).count(), 3);
 }
 
 #[test]
@@ -348,11 +410,25 @@ fn appendix_merges_sorts_and_links_back() {
     assert_eq!(slugs, ["a", "b", "glossary", "about"]);
     let appendix = &mut book.chapters[2];
     assert_eq!(appendix.kind, ChapterKind::Appendix);
+    assert_eq!(appendix.role, Some(Role::Glossary), "a landmark");
     assert_eq!(appendix.title, "Words");
-    let Block::Div { class, blocks, .. } = &appendix.blocks[0] else {
+    let roles: Vec<_> = glossary_children(&appendix.blocks[0])
+        .into_iter()
+        .map(|(role, _, _)| role)
+        .collect();
+    assert_eq!(
+        roles,
+        [Some(Role::Term), Some(Role::Definition)]
+            .iter()
+            .cycle()
+            .take(8)
+            .cloned()
+            .collect::<Vec<_>>(),
+        "only terms and definitions: a list the renderers set as dl"
+    );
+    let Block::Div { blocks, .. } = &appendix.blocks[0] else {
         panic!()
     };
-    assert_eq!(class, "glossary-list");
     let terms: Vec<String> = blocks
         .iter()
         .filter_map(|b| match b {
@@ -411,4 +487,27 @@ fn settings_are_checked() {
     assert_eq!(s.heading("es-MX"), Some("Glosario"));
     assert_eq!(s.heading("pt-BR"), Some("Glossário"));
     assert_eq!(s.title("pt-PT"), "Glossário");
+}
+
+#[test]
+fn a_name_marked_as_speaker_is_not_a_use() {
+    let mut ch = chapter("post", "Name.\n\n## Glossary\n\n- stoa: a porch\n");
+    // What the dialogue plugin makes of a turn's opening name: any class,
+    // the role says it is a name.
+    ch.blocks[0] = Block::Paragraph {
+        content: vec![
+            stoa_sdk::span_with_role(Role::Speaker, "who", vec![Inline::text("Stoa")]),
+            Inline::text(": the stoa was a porch."),
+        ],
+    };
+    let settings = Settings::from_config(&json!({})).unwrap();
+    transform_chapter(&mut ch, &settings, "en", &|w| panic!("{w}"));
+    let Block::Paragraph { content } = &ch.blocks[0] else {
+        panic!()
+    };
+    assert_eq!(
+        content[0],
+        stoa_sdk::span_with_role(Role::Speaker, "who", vec![Inline::text("Stoa")])
+    );
+    assert_eq!(used_texts(&mut ch, "glossary-ref"), ["stoa"]);
 }

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use stoa_doc::{
-    Align, Block, Book, BookMeta, Chapter, ChapterKind, Inline, Labels, ListItem, Print,
-    TREE_VERSION,
+    Align, Attrs, Block, Book, BookMeta, Chapter, ChapterKind, Inline, Labels, ListItem, NoteStyle,
+    Print, Role, TREE_VERSION,
 };
 
 pub fn t(s: &str) -> Inline {
@@ -170,6 +170,12 @@ pub fn sample_book() -> Book {
         pt(PROSE[1]),
     ];
     let three: Vec<Block> = PROSE.iter().cycle().take(22).map(|s| pt(s)).collect();
+    let terms = Chapter {
+        kind: ChapterKind::Appendix,
+        role: Some(Role::Glossary),
+        date: None,
+        ..chapter("termos", "Termos", vec![terms()])
+    };
     let about = Chapter {
         kind: ChapterKind::About,
         date: None,
@@ -190,6 +196,8 @@ pub fn sample_book() -> Book {
             "Da prosa ao código, e de volta: notas sobre um caminho estreito",
             three,
         ),
+        chapter("conversa", "Uma conversa", conversation()),
+        terms,
         about,
     ])
 }
@@ -260,4 +268,112 @@ pub fn injection_book() -> Book {
         },
     ]));
     book(vec![chapter("payload", "Title #t $ @u <v>", blocks)])
+}
+
+/// A container with a role; the class is this test's own, as a plugin's would be.
+pub fn div(role: Option<Role>, class: &str, blocks: Vec<Block>) -> Block {
+    Block::Div {
+        role,
+        class: class.into(),
+        attrs: Attrs::new(),
+        blocks,
+    }
+}
+
+/// A list of terms and definitions, as a plugin would make it for a book.
+pub fn terms() -> Block {
+    let entry = |term: &str, def: &str| {
+        [
+            div(Some(Role::Term), "entry-term", vec![pt(term)]),
+            div(Some(Role::Definition), "entry-def", vec![pt(def)]),
+        ]
+    };
+    div(
+        Some(Role::Glossary),
+        "entries",
+        [
+            entry("Legibilidade", "A qualidade do que se lê sem esforço: no código, a de um programa que se entende na primeira leitura."),
+            entry("Retórica", "A arte de organizar o pensamento para outra pessoa."),
+            entry("Prosa", "O texto corrido, sem metro; o contrário do verso."),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+    )
+}
+
+/// A dialogue of turns, each opened by who speaks.
+pub fn conversation() -> Vec<Block> {
+    let turn = |who: &str, words: &str| {
+        div(
+            Some(Role::Turn),
+            "line",
+            vec![p(vec![
+                Inline::Span {
+                    role: Some(Role::Speaker),
+                    class: "who".into(),
+                    attrs: Attrs::new(),
+                    content: vec![t(who)],
+                },
+                t(" "),
+                t(words),
+            ])],
+        )
+    };
+    vec![
+        pt(PROSE[0]),
+        div(
+            Some(Role::Dialogue),
+            "talk",
+            vec![
+                turn("Sócrates", "Dize-me, o que é um programa legível?"),
+                turn("Fedro", "Aquele que se lê como prosa, creio."),
+                turn(
+                    "Sócrates",
+                    "E a prosa, lê-se sem esforço? Ou exige de quem lê a mesma atenção que exigiu de quem escreveu?",
+                ),
+            ],
+        ),
+    ]
+}
+
+/// Three posts with notes, set as `style` says (a notes chapter closes the
+/// book when they go there); the second post has two notes, the first of
+/// them referenced twice.
+pub fn notes_book(style: NoteStyle) -> Book {
+    let noted = |slug: &str, title: &str, labels: &[&str]| {
+        let mut text = vec![t(PROSE[1])];
+        for label in labels {
+            text.push(Inline::FootnoteRef {
+                label: (*label).into(),
+            });
+            text.push(t(" E mais."));
+        }
+        let mut blocks = vec![p(text), pt(PROSE[2])];
+        let mut defined: Vec<&str> = labels.to_vec();
+        defined.sort_unstable();
+        defined.dedup();
+        blocks.extend(defined.iter().map(|label| Block::FootnoteDef {
+            label: (*label).into(),
+            blocks: vec![pt(&format!("Nota {label} de {title}."))],
+        }));
+        Chapter {
+            notes: Some(style),
+            ..chapter(slug, title, blocks)
+        }
+    };
+    let mut chapters = vec![
+        noted("um", "Primeiro", &["a"]),
+        noted("dois", "Segundo", &["a", "b", "a"]),
+        noted("tres", "Terceiro", &["x"]),
+    ];
+    if style.placement == stoa_doc::NotePlacement::NotesChapter {
+        chapters.push(Chapter {
+            kind: ChapterKind::Notes,
+            notes: Some(style),
+            date: None,
+            ..chapter("notas", "Notas", vec![])
+        });
+    }
+    book(chapters)
 }

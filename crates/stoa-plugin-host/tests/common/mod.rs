@@ -12,12 +12,17 @@ use stoa_sdk::{Block, Book, Chapter, Inline, Labels, ListItem, TREE_VERSION};
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
 const TARGET_TMP: &str = env!("CARGO_TARGET_TMPDIR");
 
-/// The C fixtures, by plugin name and source file.
-const C_FIXTURES: &[(&str, &str)] = &[
-    ("c_upper", "c_plugin.c"),
-    ("c_faulty", "c_faulty.c"),
-    ("c_no_entry", "c_no_entry.c"),
-    ("c_abi999", "c_abi999.c"),
+/// The C fixtures, by plugin name, folder under `tests/fixtures` and
+/// source file. `v1` holds plugins built against today's header;
+/// `tree-1.0` one built against a copy of the header of tree version 1.0.
+const C_FIXTURES: &[(&str, &str, &str)] = &[
+    ("c_upper", "v1", "c_plugin.c"),
+    ("c_faulty", "v1", "c_faulty.c"),
+    ("c_no_entry", "v1", "c_no_entry.c"),
+    ("c_abi999", "v1", "c_abi999.c"),
+    ("c_tree2", "v1", "c_tree2.c"),
+    ("c_tree_newer", "v1", "c_tree_newer.c"),
+    ("c_tree10", "tree-1.0", "c_tree10.c"),
 ];
 
 /// A folder holding every C fixture, compiled (once per process) into
@@ -27,8 +32,8 @@ pub fn c_plugin_dir() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = Path::new(TARGET_TMP).join("stoa-plugin-host-c");
         std::fs::create_dir_all(&dir).unwrap();
-        for (name, source) in C_FIXTURES {
-            compile_c(source, &dir.join(library_file(name)));
+        for (name, folder, source) in C_FIXTURES {
+            compile_c(folder, source, &dir.join(library_file(name)));
         }
         dir
     })
@@ -40,15 +45,19 @@ pub fn library_file(name: &str) -> String {
     format!("{DLL_PREFIX}stoa_plugin_{name}{DLL_SUFFIX}")
 }
 
-/// Compiles one fixture against `include/` (stoa_plugin.h) alone. Written
-/// beside its final name and renamed, so that test processes running at
-/// once (nextest) never load a half-written file.
-fn compile_c(source: &str, out: &Path) {
+/// Compiles one fixture against a stoa_plugin.h alone: the copy in its own
+/// folder when it has one (an older header), else the SDK's `include/`.
+/// Written beside its final name and renamed, so that test processes
+/// running at once (nextest) never load a half-written file.
+fn compile_c(folder: &str, source: &str, out: &Path) {
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
-    let include = Path::new(MANIFEST_DIR).join("../stoa-sdk/include");
-    let source = Path::new(MANIFEST_DIR)
-        .join("tests/fixtures/v1")
-        .join(source);
+    let folder = Path::new(MANIFEST_DIR).join("tests/fixtures").join(folder);
+    let include = if folder.join("stoa_plugin.h").is_file() {
+        folder.clone()
+    } else {
+        Path::new(MANIFEST_DIR).join("../stoa-sdk/include")
+    };
+    let source = folder.join(source);
     let tmp = out.with_extension(format!("{}.tmp", std::process::id()));
     let result = Command::new(&cc)
         .args([

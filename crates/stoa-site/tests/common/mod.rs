@@ -20,6 +20,13 @@ pub fn fake_dist(dir: &Path) -> Vec<SiteEntry> {
             fs::write(dir.join(&rel), content(&rel, len)).unwrap();
             files.push(rel);
         }
+        // The first edition of each book has a web edition.
+        let web = (!entries.iter().any(|e: &SiteEntry| e.book == *book)).then(|| {
+            let rel = PathBuf::from(format!("{book}/{lang}/index.html"));
+            fs::create_dir_all(dir.join(rel.parent().unwrap())).unwrap();
+            fs::write(dir.join(&rel), "<!doctype html><title>x</title>").unwrap();
+            rel
+        });
         let cover = cover.map(|(top, band)| {
             let rel = PathBuf::from(format!("{base}-cover.png"));
             fs::write(dir.join(&rel), png(120, 180, top, band)).unwrap();
@@ -40,6 +47,7 @@ pub fn fake_dist(dir: &Path) -> Vec<SiteEntry> {
             modified: format!("2026-12-0{}T10:00:00Z", entries.len() + 1),
             cover,
             files,
+            web,
         });
     }
     entries

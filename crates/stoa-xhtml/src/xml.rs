@@ -1,19 +1,29 @@
-//! A small XHTML writer that escapes everything it is given. Markup is
+//! A small (X)HTML writer that escapes everything it is given. Markup is
 //! only ever produced by its methods, so text can never break it.
 
+use crate::Flavor;
 use std::fmt::Write;
 
-/// Builds an XHTML fragment.
-#[derive(Default)]
+/// Builds an (X)HTML fragment.
 pub struct Xml {
     out: String,
     open: Vec<&'static str>,
+    flavor: Flavor,
 }
 
 impl Xml {
-    /// An empty fragment.
-    pub fn new() -> Self {
-        Self::default()
+    /// An empty fragment written as `flavor` wants it.
+    pub fn new(flavor: Flavor) -> Self {
+        Xml {
+            out: String::new(),
+            open: Vec::new(),
+            flavor,
+        }
+    }
+
+    /// The flavour this fragment is written in.
+    pub fn flavor(&self) -> Flavor {
+        self.flavor
     }
 
     /// Opens `<tag attr="value" ...>`; attributes with an empty name are skipped.
@@ -24,10 +34,23 @@ impl Xml {
         self
     }
 
-    /// Writes `<tag .../>`.
+    /// [`Xml::open`] with owned attributes.
+    pub fn open_owned(&mut self, tag: &'static str, attrs: &[(String, String)]) -> &mut Self {
+        let attrs: Vec<(&str, &str)> = attrs
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        self.open(tag, &attrs)
+    }
+
+    /// A void element: `<tag .../>` in XHTML, `<tag ...>` in HTML (where
+    /// the slash is only tolerated).
     pub fn empty(&mut self, tag: &'static str, attrs: &[(&str, &str)]) -> &mut Self {
         self.start_tag(tag, attrs);
-        self.out.push_str("/>");
+        self.out.push_str(match self.flavor {
+            Flavor::Epub => "/>",
+            Flavor::Html => ">",
+        });
         self
     }
 
@@ -42,6 +65,9 @@ impl Xml {
     }
 
     /// Closes the innermost open element.
+    ///
+    /// # Panics
+    /// When no element is open: a bug in the caller, never in the input.
     pub fn close(&mut self) -> &mut Self {
         let tag = self.open.pop().expect("close matches an open");
         let _ = write!(self.out, "</{tag}>");
@@ -65,7 +91,16 @@ impl Xml {
         self
     }
 
+    /// Appends markup this crate wrote (a finished fragment of the same flavour).
+    pub(crate) fn markup(&mut self, markup: &str) -> &mut Self {
+        self.out.push_str(markup);
+        self
+    }
+
     /// The finished fragment.
+    ///
+    /// # Panics
+    /// When an element is still open: a bug in the caller.
     pub fn finish(self) -> String {
         assert!(
             self.open.is_empty(),
@@ -76,8 +111,9 @@ impl Xml {
     }
 }
 
-/// Escapes text for XML content or attributes, dropping the characters XML
-/// 1.0 forbids (most C0 controls), which no reader could show anyway.
+/// Escapes text for content or attributes, dropping the characters that
+/// XML 1.0 forbids and HTML calls parse errors (C0 and C1 controls,
+/// noncharacters), which no reader could show anyway.
 pub fn escape_into(out: &mut String, text: &str, attribute: bool) {
     for c in text.chars() {
         match c {
@@ -88,11 +124,17 @@ pub fn escape_into(out: &mut String, text: &str, attribute: bool) {
             '\n' | '\t' if attribute => {
                 let _ = write!(out, "&#{};", c as u32);
             }
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
+            '\t' | '\n' => out.push(c),
+            c if forbidden(c) => {}
             c => out.push(c),
         }
     }
+}
+
+/// Controls (but tab and newline, handled before) and noncharacters.
+fn forbidden(c: char) -> bool {
+    let n = c as u32;
+    n < 0x20 || (0x7f..=0x9f).contains(&n) || (0xfdd0..=0xfdef).contains(&n) || n & 0xfffe == 0xfffe
 }
 
 /// Escaped text as a new string.
@@ -102,35 +144,15 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// A full XHTML document around `body`.
-pub fn page(lang: &str, title: &str, body_type: &str, body: &str) -> String {
-    let mut head = Xml::new();
-    head.element("title", &[], title);
-    let lang_attr = escape(lang);
-    let body_attr = if body_type.is_empty() {
-        String::new()
-    } else {
-        format!(" epub:type=\"{}\"", escape(body_type))
-    };
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n\
-         <html xmlns=\"http://www.w3.org/1999/xhtml\" xmlns:epub=\"http://www.idpf.org/2007/ops\" \
-         lang=\"{lang_attr}\" xml:lang=\"{lang_attr}\">\n<head>\n<meta charset=\"utf-8\"/>\n{}\n\
-         <link rel=\"stylesheet\" type=\"text/css\" href=\"stylesheet.css\"/>\n</head>\n\
-         <body{body_attr}>\n{body}\n</body>\n</html>\n",
-        head.finish()
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn escapes_text_and_attributes() {
-        let mut x = Xml::new();
+        let mut x = Xml::new(Flavor::Epub);
         x.open("p", &[("title", "a\"<b>&")])
-            .text("x < y && ]]> \u{1}z")
+            .text("x < y && ]]> \u{1}\u{85}\u{ffff}z")
             .close();
         assert_eq!(
             x.finish(),
@@ -139,9 +161,12 @@ mod tests {
     }
 
     #[test]
-    fn page_declares_language_twice() {
-        let p = page("pt-BR", "T & U", "bodymatter", "<p/>");
-        assert!(p.contains("lang=\"pt-BR\" xml:lang=\"pt-BR\""));
-        assert!(p.contains("<title>T &amp; U</title>"));
+    fn void_elements_follow_the_flavor() {
+        let mut x = Xml::new(Flavor::Epub);
+        x.empty("br", &[]);
+        assert_eq!(x.finish(), "<br/>");
+        let mut x = Xml::new(Flavor::Html);
+        x.empty("img", &[("src", "a.png"), ("", "skipped"), ("alt", "")]);
+        assert_eq!(x.finish(), "<img src=\"a.png\" alt=\"\">");
     }
 }

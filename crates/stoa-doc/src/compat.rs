@@ -1,0 +1,192 @@
+//! Keeping plugins built against an older minor tree version working.
+//!
+//! A tree version is `major.minor`. A new major breaks the wire: plugins of
+//! another major are refused. A new minor only adds (a field, a role, a
+//! block kind, a format), and an older plugin must pass what it does not know
+//! through untouched. serde drops fields a plugin's types lack, so before a
+//! tree goes to such a plugin the host *lowers* it: each addition is moved
+//! into a place every version keeps (`attrs` of containers, `plugin_data` of
+//! chapters, under `stoa:` keys). After the plugin answers, the host
+//! *raises* the tree back. Nothing a plugin never saw is lost.
+//!
+//! Additions by minor version:
+//! - 1.1: `role` of divs, spans and chapters; `notes` of chapters; the `html`
+//!   format (a 1.0 plugin is never asked for `html` styles).
+
+use crate::walk::{walk_blocks_mut, walk_inlines_mut};
+use crate::{Attrs, Block, Book, Chapter, Format, Inline, Role};
+
+/// The key under which a lowered role waits in `attrs` or `plugin_data`.
+pub const ROLE_KEY: &str = "stoa:role";
+/// The key under which a lowered note style waits in `plugin_data`.
+pub const NOTES_KEY: &str = "stoa:notes";
+
+/// Prepares `chapter` for a plugin that reads tree minor version `minor`.
+pub fn lower_chapter(chapter: &mut Chapter, minor: u32) {
+    if minor >= 1 {
+        return;
+    }
+    if let Some(role) = chapter.role.take() {
+        chapter
+            .plugin_data
+            .insert(ROLE_KEY.into(), role.name().into());
+    }
+    if let Some(notes) = chapter.notes.take()
+        && let Ok(value) = serde_json::to_value(notes)
+    {
+        chapter.plugin_data.insert(NOTES_KEY.into(), value);
+    }
+    walk_blocks_mut(&mut chapter.blocks, &mut |block| {
+        if let Block::Div { role, attrs, .. } = block {
+            lower_role(role, attrs);
+        }
+    });
+    walk_inlines_mut(&mut chapter.blocks, &mut |inlines| {
+        for inline in inlines {
+            if let Inline::Span { role, attrs, .. } = inline {
+                lower_role(role, attrs);
+            }
+        }
+    });
+}
+
+/// Undoes [`lower_chapter`] on what a plugin returned.
+pub fn raise_chapter(chapter: &mut Chapter) {
+    if let Some(name) = chapter.plugin_data.remove(ROLE_KEY)
+        && let Some(name) = name.as_str()
+    {
+        chapter.role = Some(Role::from_name(name));
+    }
+    if let Some(notes) = chapter.plugin_data.remove(NOTES_KEY) {
+        chapter.notes = serde_json::from_value(notes).ok();
+    }
+    walk_blocks_mut(&mut chapter.blocks, &mut |block| {
+        if let Block::Div { role, attrs, .. } = block {
+            raise_role(role, attrs);
+        }
+    });
+    walk_inlines_mut(&mut chapter.blocks, &mut |inlines| {
+        for inline in inlines {
+            if let Inline::Span { role, attrs, .. } = inline {
+                raise_role(role, attrs);
+            }
+        }
+    });
+}
+
+/// The minor tree version that introduced `format`: a plugin is asked for
+/// styles only for the formats its minor knows.
+pub fn format_minor(format: Format) -> u32 {
+    match format {
+        Format::Epub | Format::Pdf => 0,
+        Format::Html => 1,
+    }
+}
+
+/// The formats a plugin reading tree minor version `minor` knows, in
+/// build order.
+pub fn formats_known(minor: u32) -> Vec<Format> {
+    Format::ALL
+        .into_iter()
+        .filter(|&f| format_minor(f) <= minor)
+        .collect()
+}
+
+/// [`lower_chapter`] on every chapter of `book`.
+pub fn lower_book(book: &mut Book, minor: u32) {
+    book.chapters
+        .iter_mut()
+        .for_each(|c| lower_chapter(c, minor));
+}
+
+/// [`raise_chapter`] on every chapter of `book`.
+pub fn raise_book(book: &mut Book) {
+    book.chapters.iter_mut().for_each(raise_chapter);
+}
+
+fn lower_role(role: &mut Option<Role>, attrs: &mut Attrs) {
+    if let Some(role) = role.take() {
+        attrs.insert(ROLE_KEY.into(), role.name().into());
+    }
+}
+
+fn raise_role(role: &mut Option<Role>, attrs: &mut Attrs) {
+    if let Some(name) = attrs.remove(ROLE_KEY) {
+        *role = Some(Role::from_name(&name));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{NotePlacement, NoteStyle};
+
+    /// What a plugin built against tree 1.0 sees of a value: the JSON
+    /// without the fields it does not know, as serde reads it.
+    fn through_old_plugin(chapter: &Chapter) -> Chapter {
+        let mut json = serde_json::to_value(chapter).unwrap();
+        fn strip(v: &mut serde_json::Value) {
+            match v {
+                serde_json::Value::Object(map) => {
+                    map.remove("role");
+                    map.remove("notes");
+                    map.values_mut().for_each(strip);
+                }
+                serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+                _ => {}
+            }
+        }
+        strip(&mut json);
+        serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn an_old_plugin_loses_nothing() {
+        let chapter = Chapter {
+            slug: "glossary".into(),
+            role: Some(Role::Glossary),
+            notes: Some(NoteStyle {
+                placement: NotePlacement::Footnotes,
+                ..NoteStyle::default()
+            }),
+            blocks: vec![Block::Div {
+                role: Some(Role::DefinitionList),
+                class: "list".into(),
+                attrs: Attrs::new(),
+                blocks: vec![Block::Paragraph {
+                    content: vec![Inline::Span {
+                        role: Some(Role::Speaker),
+                        class: "who".into(),
+                        attrs: Attrs::new(),
+                        content: vec![],
+                    }],
+                }],
+            }],
+            ..Chapter::default()
+        };
+        let unprotected = through_old_plugin(&chapter);
+        assert_ne!(unprotected, chapter, "serde drops what it does not know");
+        let mut lowered = chapter.clone();
+        lower_chapter(&mut lowered, 0);
+        let mut back = through_old_plugin(&lowered);
+        raise_chapter(&mut back);
+        assert_eq!(back, chapter);
+    }
+
+    #[test]
+    fn a_one_point_zero_plugin_knows_epub_and_pdf() {
+        assert_eq!(formats_known(0), [Format::Epub, Format::Pdf]);
+        assert_eq!(formats_known(crate::TREE_MINOR), Format::ALL);
+    }
+
+    #[test]
+    fn a_current_plugin_gets_the_tree_as_is() {
+        let chapter = Chapter {
+            role: Some(Role::Glossary),
+            ..Chapter::default()
+        };
+        let mut same = chapter.clone();
+        lower_chapter(&mut same, 1);
+        assert_eq!(same, chapter);
+    }
+}

@@ -1,0 +1,160 @@
+//! The web edition: for each book and language a folder of static pages
+//! (`stoa build -f html`), read in any browser, no JavaScript needed.
+//!
+//! The folder holds `index.html` (cover, title, description, contents),
+//! one `<slug>.html` per chapter (with its notes, previous and next),
+//! `style.css` (the theme's `web.css` and the plugins' `html` styles),
+//! `cover.png` when the driver drew a cover, and the book's images under
+//! the names the chapters use. The chapters are written by `stoa-xhtml`,
+//! the same code as the EPUB's, so both editions say the same.
+
+mod pages;
+
+use stoa_doc::{Book, Diagnostic};
+use stoa_render::{Format, Output, RenderContext, Rendered, Renderer};
+use stoa_xhtml::{Flavor, Markup};
+
+/// The web edition's renderer.
+pub struct HtmlRenderer;
+
+impl Renderer for HtmlRenderer {
+    fn format(&self) -> Format {
+        Format::Html
+    }
+
+    fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>> {
+        let css_path = ctx.theme.join("web.css");
+        let css = std::fs::read_to_string(&css_path).map_err(|e| {
+            vec![Diagnostic::error(format!(
+                "cannot read the theme's style sheet {}: {e}",
+                css_path.display()
+            ))]
+        })?;
+        let files = render_site(ctx, &css)?;
+        Ok(Rendered {
+            output: Output::Folder(files),
+            ..Rendered::default()
+        })
+    }
+}
+
+/// The start page's file.
+const INDEX: &str = "index.html";
+/// The style sheet's file.
+const STYLESHEET: &str = "style.css";
+/// The cover's file.
+const COVER: &str = "cover.png";
+
+/// Every file of the edition of `ctx`, styled by the theme's `css`, as
+/// (relative path, bytes), sorted by path.
+pub fn render_site(
+    ctx: &RenderContext,
+    theme_css: &str,
+) -> Result<Vec<(String, Vec<u8>)>, Vec<Diagnostic>> {
+    let book = ctx.book;
+    check_names(book)?;
+    let markup = Markup::new(book, ctx.notes, ctx.ids, Flavor::Html);
+    let cover = ctx.cover_png.map(|png| pages::Cover {
+        file: COVER,
+        size: png_size(png),
+    });
+    let mut files = vec![
+        (
+            INDEX.to_string(),
+            pages::index(&markup, cover.as_ref()).into_bytes(),
+        ),
+        (
+            STYLESHEET.to_string(),
+            stylesheet(book, theme_css).into_bytes(),
+        ),
+    ];
+    for i in 0..book.chapters.len() {
+        files.push((
+            markup.chapter_file(i),
+            pages::chapter(&markup, i).into_bytes(),
+        ));
+    }
+    if let Some(png) = ctx.cover_png {
+        files.push((COVER.to_string(), png.to_vec()));
+    }
+    for asset in &book.assets {
+        let bytes = std::fs::read(&asset.path).map_err(|e| {
+            vec![Diagnostic::error(format!(
+                "cannot read the image {}: {e}",
+                asset.path
+            ))]
+        })?;
+        files.push((asset.name.clone(), bytes));
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(files)
+}
+
+/// Refuses what would overwrite a page or leave the folder: a chapter
+/// called like the start page, an image name that is not a plain
+/// relative path, or one file name used twice.
+fn check_names(book: &Book) -> Result<(), Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let mut names = vec![INDEX.to_string(), STYLESHEET.to_string(), COVER.to_string()];
+    for chapter in &book.chapters {
+        let file = Flavor::Html.file(&chapter.slug);
+        if names.contains(&file) {
+            errors.push(Diagnostic::error(format!(
+                "the chapter `{}` would be written over the web edition's {file}; rename its slug",
+                chapter.slug
+            )));
+        }
+        names.push(file);
+    }
+    for asset in &book.assets {
+        let plain = !asset.name.is_empty()
+            && !asset.name.starts_with('/')
+            && !asset.name.contains('\\')
+            && asset
+                .name
+                .split('/')
+                .all(|part| !part.is_empty() && part != "." && part != "..");
+        if !plain || names.contains(&asset.name) {
+            errors.push(Diagnostic::error(format!(
+                "the image name `{}` cannot be a file of the web edition",
+                asset.name
+            )));
+        }
+        names.push(asset.name.clone());
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// The theme's style sheet, then each plugin's styles for the web.
+fn stylesheet(book: &Book, theme_css: &str) -> String {
+    let mut css = theme_css.to_string();
+    for style in book
+        .styles
+        .iter()
+        .filter(|s| s.format == Format::Html.name())
+    {
+        css.push_str(&format!(
+            "\n/* from plugin {} */\n{}\n",
+            style.origin, style.code
+        ));
+    }
+    css
+}
+
+/// Width and height of a PNG, from its header, so that the page keeps the
+/// cover's place before it loads.
+fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if png.len() < 24 || !png.starts_with(SIGNATURE) || &png[12..16] != b"IHDR" {
+        return None;
+    }
+    let number = |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
+    Some((number(16), number(20)))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,220 @@
+//! The locale table: labels, month names, date formats and number style per
+//! language, read by every renderer, the Typst theme (as data) and the download page.
+//!
+//! A language is looked up by its BCP 47 tag: the whole tag first
+//! (`en-GB`), then its primary subtag (`en`). [`locale`] says `None` for a
+//! language the table has no words for, so that callers decide: the book
+//! loader falls back to English and warns.
+
+mod table;
+
+pub use table::LOCALES;
+
+/// Words and formats of one language.
+#[derive(Debug)]
+pub struct Locale {
+    /// The tag this entry is for: a primary subtag (`pt`) or a whole tag (`en-GB`).
+    pub tag: &'static str,
+    /// The language's name in itself, e.g. `Português`.
+    pub name: &'static str,
+    /// January to December, as written inside a date.
+    pub months: [&'static str; 12],
+    /// How a date is written, with `{d}` (day), `{m}` (month name) and `{y}` (year).
+    pub date_pattern: &'static str,
+    /// Decimal separator.
+    pub decimal: char,
+    /// Words printed in the books, in every format.
+    pub book: BookWords,
+    /// Words of the web edition's pages.
+    pub web: WebWords,
+    /// Words of the download page and the catalogs.
+    pub site: SiteWords,
+}
+
+/// Words printed in the books.
+#[derive(Debug)]
+pub struct BookWords {
+    /// Heading of the table of contents.
+    pub contents: &'static str,
+    /// Heading of the about-the-author part.
+    pub about_author: &'static str,
+    /// Heading of a notes section or chapter.
+    pub notes: &'static str,
+    /// Label of the link from a note back to its reference.
+    pub back_to_text: &'static str,
+    /// Colophon line naming the typesetter.
+    pub typeset_with: &'static str,
+    /// Name of the title page.
+    pub title_page: &'static str,
+    /// Name of the cover.
+    pub cover: &'static str,
+    /// Name of the colophon.
+    pub colophon: &'static str,
+}
+
+/// Words of the web edition.
+#[derive(Debug)]
+pub struct WebWords {
+    /// The link to the previous chapter.
+    pub previous: &'static str,
+    /// The link to the next chapter.
+    pub next: &'static str,
+    /// The skip link to the text.
+    pub skip_to_text: &'static str,
+    /// Accessible name of the chapter-to-chapter navigation.
+    pub chapter_navigation: &'static str,
+    /// The link from a chapter to the book's start page.
+    pub book_home: &'static str,
+    /// The link from the book to the download page.
+    pub all_books: &'static str,
+    /// Before the publication date on the start page.
+    pub published: &'static str,
+    /// The button that starts reading.
+    pub start_reading: &'static str,
+}
+
+/// Words of the download page and the OPDS catalogs.
+#[derive(Debug)]
+pub struct SiteWords {
+    /// The page heading.
+    pub heading: &'static str,
+    /// The line under the heading: which format to pick.
+    pub lede: &'static str,
+    /// The verb on the download buttons.
+    pub download: &'static str,
+    /// The link to the web edition.
+    pub read_online: &'static str,
+    /// Accessible name of each edition's list of files.
+    pub files: &'static str,
+    /// Alt text of a cover, before the title.
+    pub cover_of: &'static str,
+    /// Before the publication date.
+    pub published: &'static str,
+    /// The skip link.
+    pub skip: &'static str,
+    /// The footer's note about the OPDS catalog, before its link.
+    pub catalog: &'static str,
+    /// Between the full catalog's link and this language's.
+    pub catalog_or: &'static str,
+    /// After this language's catalog link.
+    pub catalog_lang: &'static str,
+    /// The footer's note on checksums, before the command.
+    pub verify: &'static str,
+    /// The placeholder in that command.
+    pub file_word: &'static str,
+    /// What the page says when there is nothing to download.
+    pub empty: &'static str,
+}
+
+/// The entry for `tag`: the whole tag, else its primary subtag; `None`
+/// when the table has no words for the language.
+pub fn locale(tag: &str) -> Option<&'static Locale> {
+    let primary = primary(tag);
+    LOCALES
+        .iter()
+        .find(|l| l.tag.eq_ignore_ascii_case(tag))
+        .or_else(|| LOCALES.iter().find(|l| l.tag.eq_ignore_ascii_case(primary)))
+}
+
+/// The entry for `tag`, or English when the table has none.
+pub fn locale_or_english(tag: &str) -> &'static Locale {
+    locale(tag).unwrap_or(&LOCALES[0])
+}
+
+/// The primary subtag of a BCP 47 tag: `pt` of `pt-BR`.
+pub fn primary(tag: &str) -> &str {
+    tag.split(['-', '_']).next().unwrap_or(tag)
+}
+
+/// The primary subtags the table knows, for messages.
+pub fn known_languages() -> Vec<&'static str> {
+    let mut tags: Vec<&str> = LOCALES.iter().map(|l| primary(l.tag)).collect();
+    tags.dedup();
+    tags
+}
+
+impl Locale {
+    /// A `YYYY-MM-DD` date in words, e.g. `30 de novembro de 2026`;
+    /// the text unchanged when it is not such a date.
+    pub fn long_date(&self, date: &str) -> String {
+        match parse_date(date) {
+            Some((y, m, d)) => self
+                .date_pattern
+                .replace("{d}", &d.to_string())
+                .replace("{m}", self.months[usize::from(m) - 1])
+                .replace("{y}", &y.to_string()),
+            None => date.to_string(),
+        }
+    }
+
+    /// A number with one decimal, in this language's style: `1,2`.
+    pub fn decimal_number(&self, value: f64, decimals: usize) -> String {
+        format!("{value:.decimals$}").replace('.', &self.decimal.to_string())
+    }
+}
+
+/// A date `YYYY-MM-DD` as year, month and day, if it is one.
+pub fn parse_date(date: &str) -> Option<(i32, u8, u8)> {
+    let mut parts = date.trim().splitn(3, '-');
+    let year = parts.next()?.parse().ok()?;
+    let month = parts.next()?.parse().ok()?;
+    let day = parts.next()?.parse().ok()?;
+    ((1..=12).contains(&month) && (1..=31).contains(&day)).then_some((year, month, day))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_read_as_each_language_writes_them() {
+        let date = "2024-05-31";
+        assert_eq!(
+            locale("pt-BR").unwrap().long_date(date),
+            "31 de maio de 2024"
+        );
+        assert_eq!(locale("en").unwrap().long_date(date), "May 31, 2024");
+        assert_eq!(locale("en-GB").unwrap().long_date(date), "31 May 2024");
+        assert_eq!(locale("es").unwrap().long_date(date), "31 de mayo de 2024");
+        assert_eq!(locale("fr").unwrap().long_date(date), "31 mai 2024");
+        assert_eq!(locale("de").unwrap().long_date(date), "31. Mai 2024");
+        assert_eq!(locale("en").unwrap().long_date("soon"), "soon");
+        assert_eq!(locale("en").unwrap().long_date("2024-13-01"), "2024-13-01");
+    }
+
+    #[test]
+    fn tags_fall_back_to_their_primary_language() {
+        assert_eq!(locale("pt-PT").unwrap().tag, "pt");
+        assert_eq!(locale("EN-us").unwrap().tag, "en");
+        assert!(locale("it").is_none());
+        assert_eq!(locale_or_english("it").tag, "en");
+        assert_eq!(known_languages(), ["en", "pt", "es", "fr", "de"]);
+    }
+
+    #[test]
+    fn every_entry_is_complete() {
+        for l in LOCALES {
+            let words = [
+                l.name,
+                l.book.contents,
+                l.book.notes,
+                l.web.previous,
+                l.web.next,
+                l.site.heading,
+                l.site.read_online,
+                l.site.download,
+            ];
+            assert!(words.iter().all(|w| !w.is_empty()), "{}", l.tag);
+            assert!(l.months.iter().all(|m| !m.is_empty()), "{}", l.tag);
+            for key in ["{d}", "{m}", "{y}"] {
+                assert!(l.date_pattern.contains(key), "{} lacks {key}", l.tag);
+            }
+        }
+    }
+
+    #[test]
+    fn decimals_use_the_local_separator() {
+        assert_eq!(locale("pt").unwrap().decimal_number(1.25, 1), "1,2");
+        assert_eq!(locale("en").unwrap().decimal_number(1.25, 1), "1.2");
+    }
+}

@@ -1,0 +1,383 @@
+use super::*;
+use stoa_doc::{
+    Attrs, BookMeta, Labels, NoteNumbering, NotePlacement, NoteStyle, Print, Style, TREE_VERSION,
+};
+
+fn chapter(slug: &str, blocks: Vec<Block>) -> Chapter {
+    Chapter {
+        slug: slug.into(),
+        title: slug.to_uppercase(),
+        blocks,
+        ..Chapter::default()
+    }
+}
+
+fn book_of(chapters: Vec<Chapter>) -> Book {
+    Book {
+        version: TREE_VERSION,
+        id: "b".into(),
+        lang: "pt-BR".into(),
+        meta: BookMeta {
+            title: "T".into(),
+            date: "2024-01-02".into(),
+            ..BookMeta::default()
+        },
+        labels: Labels::default(),
+        chapters,
+        assets: Vec::new(),
+        styles: Vec::new(),
+        print: Print::default(),
+    }
+}
+
+fn book(blocks: Vec<Block>) -> Book {
+    book_of(vec![chapter("c", blocks)])
+}
+
+/// Generates the book's source with its own plan and index, as the driver does.
+fn gen_of(book: &Book) -> Generated {
+    generate(book, &NotesPlan::of(book), &IdIndex::of(book), Parts::Book)
+}
+
+fn source_of(book: &Book) -> String {
+    gen_of(book).source
+}
+
+fn par(inlines: Vec<Inline>) -> Block {
+    Block::Paragraph { content: inlines }
+}
+
+fn note(label: &str, text: &str) -> Block {
+    Block::FootnoteDef {
+        label: label.into(),
+        blocks: vec![par(vec![Inline::text(text)])],
+    }
+}
+
+fn reference(label: &str) -> Inline {
+    Inline::FootnoteRef {
+        label: label.into(),
+    }
+}
+
+fn link(url: &str) -> Inline {
+    Inline::Link {
+        url: url.into(),
+        title: String::new(),
+        content: vec![Inline::text("here")],
+    }
+}
+
+/// A chapter with one note, referenced once, in the given style.
+fn noted(slug: &str, style: Option<NoteStyle>) -> Chapter {
+    Chapter {
+        notes: style,
+        ..chapter(
+            slug,
+            vec![
+                par(vec![Inline::text("text"), reference("n")]),
+                note("n", &format!("note of {slug}")),
+            ],
+        )
+    }
+}
+
+fn style(placement: NotePlacement, numbering: NoteNumbering) -> Option<NoteStyle> {
+    Some(NoteStyle {
+        placement,
+        numbering,
+    })
+}
+
+#[test]
+fn splits_language_tags() {
+    assert_eq!(lang_region("pt-BR"), ("pt".into(), Some("BR".into())));
+    assert_eq!(lang_region("en"), ("en".into(), None));
+    assert_eq!(lang_region("zh-Hant-TW"), ("zh".into(), Some("TW".into())));
+    assert_eq!(lang_region("#bad"), ("en".into(), None));
+}
+
+#[test]
+fn notes_are_numbered_by_first_reference_and_end_the_chapter() {
+    let g = gen_of(&book(vec![
+        note("a", "note a"),
+        par(vec![
+            reference("b"),
+            reference("a"),
+            reference("b"),
+            reference("x"),
+        ]),
+        note("b", "note b"),
+    ]));
+    let src = &g.source;
+    assert!(
+        src.contains(r##"#note-ref(1, "ch:c:note-1", "ch:c:noteref-1")#note-ref(2, "ch:c:note-2", "ch:c:noteref-2")#note-ref(1, "ch:c:note-1", none)#"[^x]""##),
+        "{src}"
+    );
+    let notes = src.find("#endnotes").expect("endnotes");
+    assert!(
+        src[notes..].find("note b") < src[notes..].find("note a"),
+        "{src}"
+    );
+    assert!(
+        src[notes..].contains(r#"(number: 1, id: "ch:c:note-1", back: "ch:c:noteref-1""#),
+        "{src}"
+    );
+    assert!(
+        !src[..notes].contains("note a"),
+        "a definition stays in the text: {src}"
+    );
+    assert_eq!(g.warnings.len(), 1, "the undefined `x` is reported");
+}
+
+#[test]
+fn a_styled_chapter_does_not_report_undefined_notes_again() {
+    let mut c = chapter("c", vec![par(vec![reference("x")])]);
+    c.notes = style(NotePlacement::Endnotes, NoteNumbering::PerChapter);
+    let g = gen_of(&book_of(vec![c]));
+    assert!(g.warnings.is_empty(), "{:?}", g.warnings);
+    assert!(g.source.contains(r##"#"[^x]""##));
+}
+
+#[test]
+fn footnotes_print_the_plan_numbers_per_chapter_and_continuous() {
+    for (numbering, second) in [
+        (NoteNumbering::PerChapter, 1),
+        (NoteNumbering::Continuous, 2),
+    ] {
+        let s = style(NotePlacement::Footnotes, numbering);
+        let mut two = noted("two", s);
+        // A second reference repeats the note's number, not a new one.
+        if let Block::Paragraph { content } = &mut two.blocks[0] {
+            content.push(reference("n"));
+        }
+        let src = source_of(&book_of(vec![noted("one", s), two]));
+        assert!(
+            src.contains(r##"#note-foot(1, "ch:one:note-1", [#"note of one"])"##),
+            "{src}"
+        );
+        let foot = format!(r##"#note-foot({second}, "ch:two:note-{second}", [#"note of two"])"##);
+        let again = format!(r##"#note-foot-again({second}, "ch:two:note-{second}")"##);
+        assert!(src.contains(&foot) && src.contains(&again), "{src}");
+        assert!(
+            !src.contains("#endnotes") && !src.contains("counter(footnote)"),
+            "{src}"
+        );
+    }
+}
+
+#[test]
+fn endnotes_print_the_plan_numbers_per_chapter_and_continuous() {
+    for (numbering, second) in [
+        (NoteNumbering::PerChapter, 1),
+        (NoteNumbering::Continuous, 2),
+    ] {
+        let s = style(NotePlacement::Endnotes, numbering);
+        let src = source_of(&book_of(vec![noted("one", s), noted("two", s)]));
+        let r =
+            format!(r##"#note-ref({second}, "ch:two:note-{second}", "ch:two:noteref-{second}")"##);
+        let n = format!(r##"(number: {second}, id: "ch:two:note-{second}""##);
+        assert!(src.contains(&r) && src.contains(&n), "{src}");
+        assert_eq!(src.matches("#endnotes(title: ").count(), 2, "{src}");
+    }
+}
+
+#[test]
+fn the_notes_chapter_collects_notes_under_chapter_titles() {
+    for (numbering, second) in [
+        (NoteNumbering::PerChapter, 1),
+        (NoteNumbering::Continuous, 2),
+    ] {
+        let s = style(NotePlacement::NotesChapter, numbering);
+        let notes = Chapter {
+            kind: ChapterKind::Notes,
+            notes: s,
+            ..chapter("notes", vec![])
+        };
+        let src = source_of(&book_of(vec![noted("one", s), noted("two", s), notes]));
+        let opening = src
+            .find(r#"#chapter(kind: "notes""#)
+            .expect("the notes chapter");
+        let (text, collected) = src.split_at(opening);
+        let r = format!(
+            r##"#note-ref({second}, "ch:two:two-note-{second}", "ch:two:noteref-{second}")"##
+        );
+        assert!(text.contains(&r) && !text.contains("#endnotes"), "{src}");
+        let one = collected
+            .find(r#"#notes-heading("ONE", "ch:one")"#)
+            .expect("one");
+        let two = collected
+            .find(r#"#notes-heading("TWO", "ch:two")"#)
+            .expect("two");
+        assert!(one < two, "{src}");
+        let n = format!(
+            r##"(number: {second}, id: "ch:two:two-note-{second}", back: "ch:two:noteref-{second}", body: [#"note of two"])"##
+        );
+        assert!(collected[two..].contains(&n), "{src}");
+        assert_eq!(
+            collected.matches("#endnotes(title: none").count(),
+            2,
+            "{src}"
+        );
+    }
+}
+
+#[test]
+fn links_go_to_elements_chapters_or_nowhere() {
+    let mut attrs = Attrs::new();
+    attrs.insert("id".into(), "box".into());
+    let first = chapter(
+        "c",
+        vec![
+            Block::Heading {
+                level: 2,
+                id: "h".into(),
+                content: vec![Inline::text("H")],
+            },
+            par(vec![
+                link("#h"),
+                link("#nowhere"),
+                link("https://x.org"),
+                link("#other"),
+                link("#box"),
+            ]),
+        ],
+    );
+    let second = chapter(
+        "other",
+        vec![Block::Div {
+            role: None,
+            class: "x".into(),
+            attrs,
+            blocks: vec![par(vec![link("#c")])],
+        }],
+    );
+    let src = source_of(&book_of(vec![first, second]));
+    assert!(
+        src.contains(
+            r##"#link(label("ch:c:h:h"))[#"here"]#"here"#link("https://x.org")[#"here"]#link(label("ch:other"))[#"here"]#link(label("ch:other:h:box"))[#"here"]"##
+        ),
+        "{src}"
+    );
+    assert!(src.contains(r##"#label("ch:c:h:h")"##), "{src}");
+    assert!(
+        src.contains(r##"#metadata(none)#label("ch:other:h:box")"##),
+        "{src}"
+    );
+    assert!(
+        src.contains(r##"#link(label("ch:c"))[#"here"]"##),
+        "a chapter by its slug: {src}"
+    );
+}
+
+#[test]
+fn a_slug_that_is_also_an_element_id_goes_to_the_element() {
+    let c = chapter(
+        "c",
+        vec![
+            Block::Heading {
+                level: 2,
+                id: "c".into(),
+                content: vec![Inline::text("H")],
+            },
+            par(vec![link("#c")]),
+        ],
+    );
+    let src = source_of(&book_of(vec![c]));
+    assert!(src.contains(r##"#link(label("ch:c:h:c"))"##), "{src}");
+}
+
+#[test]
+fn roles_reach_the_theme_in_attrs_and_calls_keep_their_signature() {
+    let role_div = |role: Option<Role>, class: &str, blocks| Block::Div {
+        role,
+        class: class.into(),
+        attrs: Attrs::new(),
+        blocks,
+    };
+    let span = Inline::Span {
+        role: Some(Role::Speaker),
+        class: "who".into(),
+        attrs: Attrs::new(),
+        content: vec![Inline::text("A")],
+    };
+    let mut c = chapter(
+        "c",
+        vec![
+            role_div(
+                Some(Role::DefinitionList),
+                "terms",
+                vec![
+                    role_div(Some(Role::Term), "t", vec![par(vec![Inline::text("word")])]),
+                    role_div(Some(Role::Definition), "d", vec![par(vec![span])]),
+                ],
+            ),
+            role_div(Some(Role::Other("epigraph".into())), "e", vec![]),
+            role_div(None, "plain", vec![]),
+        ],
+    );
+    c.role = Some(Role::Glossary);
+    let src = source_of(&book_of(vec![c]));
+    for call in [
+        r##"#div("terms", ("stoa:role": "definition-list", ), [#div("t", ("stoa:role": "term", ), [#"word"])"##,
+        r##"#div("d", ("stoa:role": "definition", ), [#span("who", ("stoa:role": "speaker", ), [#"A"])])"##,
+        r##"#div("e", ("stoa:role": "epigraph", ), [])"##,
+        r##"#div("plain", (:), [])"##,
+        r##", role: "glossary")["##,
+    ] {
+        assert!(src.contains(call), "`{call}` not in {src}");
+    }
+}
+
+#[test]
+fn dates_are_written_as_the_language_writes_them() {
+    for (lang, text) in [("en", "May 31, 2024"), ("pt-BR", "31 de maio de 2024")] {
+        let mut c = chapter("c", vec![]);
+        c.date = Some("2024-05-31".into());
+        let mut b = book_of(vec![c]);
+        b.lang = lang.into();
+        b.meta.date = "2024-05-31".into();
+        let src = source_of(&b);
+        assert!(
+            src.contains(&format!("  date-text: \"{text}\",\n"))
+                && src.contains("  date: datetime(year: 2024, month: 5, day: 31),"),
+            "{src}"
+        );
+        assert!(
+            src.contains(&format!(
+                "date: datetime(year: 2024, month: 5, day: 31), date-text: \"{text}\", role: none)["
+            )),
+            "{src}"
+        );
+    }
+    let mut b = book(vec![]);
+    b.meta.date = "soon".into();
+    let g = gen_of(&b);
+    assert!(
+        g.source
+            .contains("  date: \"soon\",\n  date-text: \"soon\","),
+        "{}",
+        g.source
+    );
+    assert_eq!(g.warnings.len(), 1, "an unusable date is reported");
+}
+
+#[test]
+fn the_cover_source_has_no_chapters_or_styles() {
+    let mut b = book(vec![par(vec![Inline::text("body text")])]);
+    b.styles.push(Style {
+        origin: "p".into(),
+        format: "pdf".into(),
+        code: "#let x = 1".into(),
+    });
+    let cover = generate(&b, &NotesPlan::of(&b), &IdIndex::of(&b), Parts::Cover).source;
+    assert!(
+        cover.contains("cover-only: true")
+            && !cover.contains("body text")
+            && !cover.contains("#let x")
+    );
+    let full = gen_of(&b);
+    assert_eq!(full.styles.len(), 1);
+    let line = full.source.lines().nth(full.styles[0].0.start - 1);
+    assert_eq!(line, Some("#let x = 1"));
+}

@@ -1,0 +1,666 @@
+//! Blocks and inlines to (X)HTML. Notes are numbered and placed by the
+//! edition's [`NotesPlan`](stoa_doc::NotesPlan), links resolved by its
+//! [`IdIndex`](stoa_doc::IdIndex), and the meaning of containers read from
+//! their [`Role`], never from their class: the class is kept for styling.
+
+use crate::Markup;
+use crate::xml::Xml;
+use std::collections::{BTreeMap, HashMap};
+use stoa_doc::{
+    Align, Attrs, Block, ChapterNotes, FnVisitor, Inline, LinkTarget, ListItem, Note, Placement,
+    Role, Walk, visit,
+};
+
+/// Writes the blocks of one chapter (or, in the notes chapter, the notes
+/// of one chapter) into one file.
+pub(crate) struct Writer<'m, 'a> {
+    m: &'m Markup<'a>,
+    /// The chapter whose text is written: links and notes resolve from it.
+    source: usize,
+    /// The chapter of the file being written.
+    page: usize,
+    /// The source chapter's notes.
+    notes: &'a ChapterNotes,
+    /// How many references to each note have been written.
+    refs: HashMap<String, usize>,
+    /// Footnotes referenced and not yet written, by number.
+    pending: BTreeMap<usize, &'a Note>,
+    /// How many lists, quotes, definition lists and notes the writer is in:
+    /// footnote asides wait until it is out of them.
+    hold: usize,
+    /// How many links the writer is in: a note reference inside a link
+    /// cannot be a link itself.
+    in_link: usize,
+    /// Before the ids of references (those inside notes in the notes
+    /// chapter, which holds the notes of many chapters).
+    ref_prefix: String,
+}
+
+impl<'m, 'a> Writer<'m, 'a> {
+    /// A writer for the text of chapter `source` in the file of `page`.
+    pub(crate) fn new(m: &'m Markup<'a>, source: usize, page: usize) -> Self {
+        Writer {
+            m,
+            source,
+            page,
+            notes: m.notes.chapter(source),
+            refs: HashMap::new(),
+            pending: BTreeMap::new(),
+            hold: 0,
+            in_link: 0,
+            ref_prefix: String::new(),
+        }
+    }
+
+    /// The blocks, then the notes the plan puts after them.
+    pub(crate) fn chapter(mut self, blocks: &[Block], x: &mut Xml) {
+        self.blocks(blocks, x);
+        self.flush_asides(x);
+        if self.notes.placement == Placement::Endnotes && !self.notes.notes.is_empty() {
+            self.endnotes(x);
+        }
+    }
+
+    fn blocks(&mut self, blocks: &[Block], x: &mut Xml) {
+        for block in blocks {
+            // Definitions are written where the plan places their notes.
+            if let Block::FootnoteDef { .. } = block {
+                continue;
+            }
+            self.block(block, x);
+            x.newline();
+            if self.hold == 0 {
+                self.flush_asides(x);
+            }
+        }
+    }
+
+    fn block(&mut self, block: &Block, x: &mut Xml) {
+        match block {
+            Block::Heading { level, id, content } => {
+                x.open(heading_tag(*level), &[("id", id)]);
+                self.inlines(content, x);
+                x.close();
+            }
+            Block::Paragraph { content } => {
+                let dir = if has_rtl(content) { "dir" } else { "" };
+                x.open("p", &[(dir, "auto")]);
+                self.inlines(content, x);
+                x.close();
+            }
+            Block::List {
+                start,
+                tight,
+                items,
+            } => self.list(*start, *tight, items, x),
+            Block::Quote { blocks } => {
+                x.open("blockquote", &[]);
+                self.held(blocks, x);
+                x.close();
+            }
+            Block::Code { lang, text } => {
+                let class = lang.as_ref().map(|l| format!("language-{l}"));
+                let attr = class.as_deref().map_or(("", ""), |c| ("class", c));
+                x.open("pre", &[]).element("code", &[attr], text).close();
+            }
+            Block::Table { align, head, rows } => self.table(align, head, rows, x),
+            Block::Rule => {
+                x.empty("hr", &[]);
+            }
+            Block::FootnoteDef { .. } => {}
+            Block::Div {
+                role,
+                class,
+                attrs,
+                blocks,
+            } => match role.as_ref().zip(definition_items(role.as_ref(), blocks)) {
+                Some((role, items)) => self.definition_list(role, class, attrs, &items, x),
+                None => {
+                    let attrs = self
+                        .m
+                        .container_attrs(class, role.as_ref(), attrs, false, true);
+                    x.open_owned("div", &attrs);
+                    self.blocks(blocks, x);
+                    x.close();
+                }
+            },
+        }
+    }
+
+    /// `blocks` written while footnote asides wait.
+    fn held(&mut self, blocks: &[Block], x: &mut Xml) {
+        self.hold += 1;
+        self.blocks(blocks, x);
+        self.hold -= 1;
+    }
+
+    fn list(&mut self, start: Option<u64>, tight: bool, items: &[ListItem], x: &mut Xml) {
+        let start_text = start.filter(|&s| s != 1).map(|s| s.to_string());
+        let class = if tight { "" } else { "class" };
+        match (start, &start_text) {
+            (Some(_), Some(s)) => x.open("ol", &[("start", s), (class, "loose")]),
+            (Some(_), None) => x.open("ol", &[(class, "loose")]),
+            (None, _) => x.open("ul", &[(class, "loose")]),
+        };
+        self.hold += 1;
+        for item in items {
+            x.open("li", &[]);
+            if let Some(checked) = item.checked {
+                let state = if checked { "checked" } else { "" };
+                x.empty(
+                    "input",
+                    &[
+                        ("type", "checkbox"),
+                        ("disabled", "disabled"),
+                        (state, "checked"),
+                    ],
+                );
+                x.text(" ");
+            }
+            // A tight item's first paragraph is written without <p>, as
+            // Markdown renderers do, so the list keeps its compact look.
+            match item.blocks.split_first() {
+                Some((Block::Paragraph { content }, rest)) if tight => {
+                    self.inlines(content, x);
+                    self.blocks(rest, x);
+                }
+                _ => self.blocks(&item.blocks, x),
+            }
+            x.close().newline();
+        }
+        self.hold -= 1;
+        x.close();
+    }
+
+    fn table(
+        &mut self,
+        align: &[Align],
+        head: &[Vec<Inline>],
+        rows: &[Vec<Vec<Inline>>],
+        x: &mut Xml,
+    ) {
+        x.open("table", &[]);
+        if head.iter().any(|c| !c.is_empty()) {
+            x.open("thead", &[]).open("tr", &[]);
+            for (cell, a) in head.iter().zip(align) {
+                x.open("th", &[("scope", "col"), align_class(*a)]);
+                self.inlines(cell, x);
+                x.close();
+            }
+            x.close().close();
+        }
+        x.open("tbody", &[]);
+        for row in rows {
+            x.open("tr", &[]);
+            for (cell, a) in row.iter().zip(align) {
+                x.open("td", &[align_class(*a)]);
+                self.inlines(cell, x);
+                x.close();
+            }
+            x.close().newline();
+        }
+        x.close().close();
+    }
+
+    /// A definition list (a glossary is one): terms as `<dt><dfn>`,
+    /// definitions as `<dd>`, each keeping its class and attributes.
+    /// Footnote asides wait until after the list.
+    fn definition_list(
+        &mut self,
+        role: &Role,
+        class: &str,
+        attrs: &Attrs,
+        items: &[DlItem],
+        x: &mut Xml,
+    ) {
+        let in_glossary = *role == Role::Glossary;
+        // `dl` takes no landmark role in HTML; epub:type carries the meaning.
+        let attrs = self
+            .m
+            .container_attrs(class, Some(role), attrs, in_glossary, false);
+        x.open_owned("dl", &attrs).newline();
+        self.hold += 1;
+        for item in items {
+            let attrs =
+                self.m
+                    .container_attrs(item.class, Some(item.role), item.attrs, in_glossary, false);
+            let term = *item.role == Role::Term;
+            x.open_owned(if term { "dt" } else { "dd" }, &attrs);
+            match item.blocks {
+                [Block::Paragraph { content }] if term => {
+                    x.open("dfn", &[]);
+                    self.inlines(content, x);
+                    x.close();
+                }
+                blocks => self.blocks(blocks, x),
+            }
+            x.close().newline();
+        }
+        self.hold -= 1;
+        x.close();
+    }
+
+    fn inlines(&mut self, inlines: &[Inline], x: &mut Xml) {
+        for inline in inlines {
+            self.inline(inline, x);
+        }
+    }
+
+    fn inline(&mut self, inline: &Inline, x: &mut Xml) {
+        match inline {
+            Inline::Text { text } => {
+                x.text(text);
+            }
+            Inline::Emph { content } => self.wrapped("em", &[], content, x),
+            Inline::Strong { content } => self.wrapped("strong", &[], content, x),
+            Inline::Strike { content } => self.wrapped("del", &[], content, x),
+            Inline::Code { text } => {
+                x.element("code", &[], text);
+            }
+            Inline::Link {
+                url,
+                title,
+                content,
+            } => self.link(url, title, Vec::new(), content, x),
+            Inline::Image { url, alt, title } => {
+                let title_attr = if title.is_empty() { "" } else { "title" };
+                x.empty("img", &[("src", url), ("alt", alt), (title_attr, title)]);
+            }
+            Inline::FootnoteRef { label } => self.note_ref(label, x),
+            Inline::LineBreak => {
+                x.empty("br", &[]);
+            }
+            Inline::SoftBreak => {
+                x.text("\n");
+            }
+            Inline::Span {
+                role,
+                class,
+                attrs,
+                content,
+            } => {
+                let attrs = self
+                    .m
+                    .container_attrs(class, role.as_ref(), attrs, false, true);
+                match (role, content.as_slice()) {
+                    // A glossary reference around one link is that link,
+                    // carrying the span's semantics.
+                    (
+                        Some(Role::GlossaryRef),
+                        [
+                            Inline::Link {
+                                url,
+                                title,
+                                content,
+                            },
+                        ],
+                    ) => self.link(url, title, attrs, content, x),
+                    _ => {
+                        x.open_owned("span", &attrs);
+                        self.inlines(content, x);
+                        x.close();
+                    }
+                }
+            }
+        }
+    }
+
+    /// A link with `attrs` before its `href`; one to an id no chapter has
+    /// is its text alone.
+    fn link(
+        &mut self,
+        url: &str,
+        title: &str,
+        mut attrs: Vec<(String, String)>,
+        content: &[Inline],
+        x: &mut Xml,
+    ) {
+        let Some(href) = self.href(url) else {
+            return self.inlines(content, x);
+        };
+        attrs.push(("href".into(), href));
+        if !title.is_empty() {
+            attrs.push(("title".into(), title.into()));
+        }
+        x.open_owned("a", &attrs);
+        self.in_link += 1;
+        self.inlines(content, x);
+        self.in_link -= 1;
+        x.close();
+    }
+
+    /// Where `url`, written in the source chapter, leads from this file.
+    fn href(&self, url: &str) -> Option<String> {
+        match self.m.ids.resolve(url, self.source) {
+            LinkTarget::External(url) => Some(url.to_string()),
+            LinkTarget::Here(id) => Some(self.href_to(self.source, id)),
+            LinkTarget::Chapter { chapter, id } => Some(self.href_to(chapter, id)),
+            LinkTarget::Missing(_) => None,
+        }
+    }
+
+    /// `#id` in chapter `chapter`, as written in this file.
+    fn href_to(&self, chapter: usize, id: &str) -> String {
+        if chapter == self.page {
+            format!("#{id}")
+        } else {
+            format!("{}#{id}", self.m.chapter_file(chapter))
+        }
+    }
+
+    fn wrapped(
+        &mut self,
+        tag: &'static str,
+        attrs: &[(&str, &str)],
+        content: &[Inline],
+        x: &mut Xml,
+    ) {
+        x.open(tag, attrs);
+        self.inlines(content, x);
+        x.close();
+    }
+
+    /// A superscript number linking to the note; a reference without a
+    /// definition is printed as the author wrote it.
+    fn note_ref(&mut self, label: &str, x: &mut Xml) {
+        let notes: &'a ChapterNotes = self.notes;
+        let Some(note) = notes.note(label) else {
+            x.text(&format!("[^{label}]"));
+            return;
+        };
+        let nth = {
+            let count = self.refs.entry(label.to_string()).or_default();
+            *count += 1;
+            *count
+        };
+        if nth == 1 && notes.placement == Placement::Footnotes {
+            self.pending.insert(note.number, note);
+        }
+        let id = format!("{}{}", self.ref_prefix, ChapterNotes::ref_id(note, nth));
+        let number = note.number.to_string();
+        if self.in_link > 0 {
+            // Links do not nest: the number stays, as the way back's target.
+            x.element("sup", &[("id", &id)], &number);
+            return;
+        }
+        let href = self.note_href(note);
+        let epub_type = if self.m.flavor.is_epub() {
+            "epub:type"
+        } else {
+            ""
+        };
+        x.open("sup", &[])
+            .open(
+                "a",
+                &[
+                    ("id", &id),
+                    ("href", &href),
+                    (epub_type, "noteref"),
+                    ("role", "doc-noteref"),
+                ],
+            )
+            .text(&number)
+            .close()
+            .close();
+    }
+
+    /// Where the plan prints `note`, as written in this file.
+    fn note_href(&self, note: &Note) -> String {
+        match self.notes.placement {
+            Placement::Collected { chapter } => self.href_to(chapter, &note.id),
+            Placement::Endnotes | Placement::Footnotes => format!("#{}", note.id),
+        }
+    }
+
+    /// The footnotes referenced so far and not yet written, as asides after
+    /// the block that refers to them, in the same document, so that reading
+    /// systems show them as pop-ups (Kobo pops up only a note that follows
+    /// its reference in the same file). A note may refer to another: it
+    /// joins the queue, which is written in number order.
+    fn flush_asides(&mut self, x: &mut Xml) {
+        while let Some((_, note)) = self.pending.pop_first() {
+            self.aside(note, x);
+        }
+    }
+
+    fn aside(&mut self, note: &'a Note, x: &mut Xml) {
+        let epub_type = if self.m.flavor.is_epub() {
+            "epub:type"
+        } else {
+            ""
+        };
+        x.open(
+            "aside",
+            &[
+                ("id", &note.id),
+                ("class", "footnote"),
+                (epub_type, "footnote"),
+                ("role", "doc-footnote"),
+            ],
+        );
+        let back = format!("#{}", ChapterNotes::ref_id(note, 1));
+        let number = format!("{}.", note.number);
+        let title = self.m.book.labels.back_to_text.as_str();
+        let mark = |x: &mut Xml| {
+            x.open(
+                "a",
+                &[
+                    ("class", "note-number"),
+                    ("href", &back),
+                    ("role", "doc-backlink"),
+                    ("title", title),
+                ],
+            )
+            .text(&number)
+            .close()
+            .text(" ");
+        };
+        self.hold += 1;
+        x.open("p", &[]);
+        mark(x);
+        match note.blocks.split_first() {
+            Some((Block::Paragraph { content }, rest)) => {
+                self.inlines(content, x);
+                x.close().newline();
+                self.blocks(rest, x);
+            }
+            _ => {
+                x.close().newline();
+                self.blocks(&note.blocks, x);
+            }
+        }
+        self.hold -= 1;
+        x.close().newline();
+    }
+
+    /// The chapter's notes after its text, under the notes heading.
+    fn endnotes(&mut self, x: &mut Xml) {
+        let epub_type = if self.m.flavor.is_epub() {
+            "epub:type"
+        } else {
+            ""
+        };
+        x.open(
+            "section",
+            &[
+                ("class", "endnotes"),
+                (epub_type, "endnotes"),
+                ("role", "doc-endnotes"),
+            ],
+        );
+        x.element("h2", &[], &self.m.book.labels.notes).newline();
+        self.note_items(&|note| format!("#{}", ChapterNotes::ref_id(note, 1)), x);
+        x.close();
+    }
+
+    /// The source chapter's notes in the notes chapter: references inside
+    /// them get ids of their own, and each note leads back to its first
+    /// reference, in the chapter's file or in an earlier note here.
+    pub(crate) fn collected(mut self, x: &mut Xml) {
+        let slug = &self.m.book.chapters[self.source].slug;
+        self.ref_prefix = format!("{slug}-");
+        self.refs = text_references(&self.m.book.chapters[self.source].blocks);
+        let in_text = self.refs.clone();
+        let file = self.m.chapter_file(self.source);
+        let prefix = self.ref_prefix.clone();
+        let back = move |note: &Note| {
+            let first = ChapterNotes::ref_id(note, 1);
+            if in_text.get(&note.label).copied().unwrap_or(0) > 0 {
+                format!("{file}#{first}")
+            } else {
+                format!("#{prefix}{first}")
+            }
+        };
+        self.note_items(&back, x);
+    }
+
+    /// The numbered list of the notes, each leading back along `back`.
+    fn note_items(&mut self, back: &dyn Fn(&Note) -> String, x: &mut Xml) {
+        let notes: &'a ChapterNotes = self.notes;
+        let start = notes.first_number().unwrap_or(1);
+        let start_text = start.to_string();
+        let start_attr = if start != 1 { "start" } else { "" };
+        x.open("ol", &[(start_attr, &start_text)]);
+        let epub_type = if self.m.flavor.is_epub() {
+            "epub:type"
+        } else {
+            ""
+        };
+        self.hold += 1;
+        for note in &notes.notes {
+            x.open("li", &[("id", &note.id), (epub_type, "endnote")]);
+            let href = back(note);
+            // The way back ends the note's last paragraph, as in printed
+            // books, rather than sitting alone on a line of its own.
+            match note.blocks.split_last() {
+                Some((Block::Paragraph { content }, rest)) => {
+                    self.blocks(rest, x);
+                    x.open("p", &[]);
+                    self.inlines(content, x);
+                    x.text("\u{a0}");
+                    self.backlink(&href, x);
+                    x.close();
+                }
+                _ => {
+                    self.blocks(&note.blocks, x);
+                    x.open("p", &[("class", "backlink")]);
+                    self.backlink(&href, x);
+                    x.close();
+                }
+            }
+            x.close().newline();
+        }
+        self.hold -= 1;
+        x.close();
+    }
+
+    /// The link from a note back to where it is referenced.
+    fn backlink(&self, href: &str, x: &mut Xml) {
+        x.open(
+            "a",
+            &[
+                ("href", href),
+                ("role", "doc-backlink"),
+                ("title", &self.m.book.labels.back_to_text),
+            ],
+        )
+        .text("↩\u{fe0e}")
+        .close();
+    }
+}
+
+/// How many times the text (outside note definitions) refers to each note.
+fn text_references(blocks: &[Block]) -> HashMap<String, usize> {
+    let counts = std::cell::RefCell::new(HashMap::new());
+    visit(
+        blocks,
+        &mut FnVisitor {
+            on_block: |block: &Block| match block {
+                Block::FootnoteDef { .. } => Walk::Skip,
+                Block::Heading { .. }
+                | Block::Paragraph { .. }
+                | Block::List { .. }
+                | Block::Quote { .. }
+                | Block::Code { .. }
+                | Block::Table { .. }
+                | Block::Rule
+                | Block::Div { .. } => Walk::Continue,
+            },
+            on_inline: |inline: &Inline| {
+                if let Inline::FootnoteRef { label } = inline {
+                    *counts.borrow_mut().entry(label.clone()).or_default() += 1;
+                }
+                Walk::Continue
+            },
+        },
+    );
+    counts.into_inner()
+}
+
+/// One term or definition of a definition list.
+struct DlItem<'b> {
+    role: &'b Role,
+    class: &'b str,
+    attrs: &'b Attrs,
+    blocks: &'b [Block],
+}
+
+/// The terms and definitions of a container whose role is a definition
+/// list, when it holds only those and they pair up as HTML wants (a term
+/// first, a definition last); `None` otherwise, and the container is
+/// written as a plain `div`.
+fn definition_items<'b>(role: Option<&Role>, blocks: &'b [Block]) -> Option<Vec<DlItem<'b>>> {
+    if !role.is_some_and(Role::is_definition_list) {
+        return None;
+    }
+    let items = blocks
+        .iter()
+        .map(|block| {
+            let Block::Div {
+                role: Some(role @ (Role::Term | Role::Definition)),
+                class,
+                attrs,
+                blocks,
+            } = block
+            else {
+                return None;
+            };
+            Some(DlItem {
+                role,
+                class,
+                attrs,
+                blocks,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let pairs = matches!(items.first(), Some(i) if *i.role == Role::Term)
+        && matches!(items.last(), Some(i) if *i.role == Role::Definition);
+    pairs.then_some(items)
+}
+
+/// Heading levels inside a chapter start at 2: the chapter title is the h1.
+fn heading_tag(level: u8) -> &'static str {
+    match level {
+        0..=2 => "h2",
+        3 => "h3",
+        4 => "h4",
+        5 => "h5",
+        _ => "h6",
+    }
+}
+
+fn align_class(a: Align) -> (&'static str, &'static str) {
+    match a {
+        Align::None => ("", ""),
+        Align::Left => ("class", "left"),
+        Align::Center => ("class", "center"),
+        Align::Right => ("class", "right"),
+    }
+}
+
+/// True when the text holds a right-to-left letter (Hebrew, Arabic and kin).
+fn has_rtl(inlines: &[Inline]) -> bool {
+    stoa_doc::inlines_text(inlines)
+        .chars()
+        .any(|c| matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF))
+}

@@ -1,0 +1,253 @@
+//! Blocks and inlines to (X)HTML, shared by the EPUB and the web edition.
+//!
+//! One writer, two [`Flavor`]s: XHTML for EPUB (with `epub:type` and
+//! `xml:lang`, chapter files `<slug>.xhtml`) and HTML5 for the web (no
+//! namespaced attributes, `<slug>.html`). Everything a renderer should not
+//! decide for itself comes from the edition: notes from the
+//! [`NotesPlan`], links from the [`IdIndex`], the meaning of containers
+//! from their [`Role`], dates and labels from `stoa-locale`.
+
+mod content;
+mod page;
+pub mod xml;
+
+pub use page::{Page, direction, document};
+pub use xml::{Xml, escape};
+
+use stoa_doc::{Attrs, Book, ChapterKind, IdIndex, NotesPlan, Role};
+use stoa_locale::Locale;
+
+/// The dialect written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Flavor {
+    /// XHTML for EPUB 3.3: `epub:type`, `xml:lang`, `<slug>.xhtml`.
+    Epub,
+    /// HTML5 for the web edition: no namespaced attributes, `<slug>.html`.
+    Html,
+}
+
+impl Flavor {
+    /// The extension of a chapter's file: `xhtml` or `html`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Flavor::Epub => "xhtml",
+            Flavor::Html => "html",
+        }
+    }
+
+    /// The file of the chapter called `slug`.
+    pub fn file(self, slug: &str) -> String {
+        format!("{slug}.{}", self.extension())
+    }
+
+    /// Whether this is the EPUB's XHTML.
+    pub fn is_epub(self) -> bool {
+        self == Flavor::Epub
+    }
+}
+
+/// One edition, ready to be written as (X)HTML: the book and what was
+/// computed once for every format.
+pub struct Markup<'a> {
+    /// The book, plugins applied.
+    pub book: &'a Book,
+    /// Every note numbered and placed.
+    pub notes: &'a NotesPlan,
+    /// Every id of the book.
+    pub ids: &'a IdIndex,
+    /// The dialect.
+    pub flavor: Flavor,
+}
+
+impl<'a> Markup<'a> {
+    /// The edition `book`, written as `flavor`.
+    pub fn new(book: &'a Book, notes: &'a NotesPlan, ids: &'a IdIndex, flavor: Flavor) -> Self {
+        Markup {
+            book,
+            notes,
+            ids,
+            flavor,
+        }
+    }
+
+    /// The file of chapter `index`.
+    pub fn chapter_file(&self, index: usize) -> String {
+        self.flavor.file(&self.book.chapters[index].slug)
+    }
+
+    /// The words and date format of the book's language.
+    pub fn locale(&self) -> &'static Locale {
+        stoa_locale::locale_or_english(&self.book.lang)
+    }
+
+    /// `2024-05-31` in words, as the book's language writes it.
+    pub fn long_date(&self, date: &str) -> String {
+        self.locale().long_date(date)
+    }
+
+    /// A date: `<time datetime>` in words when it is a real `YYYY-MM-DD`
+    /// date, else the text as written.
+    pub fn date(&self, date: &str, x: &mut Xml) {
+        if is_calendar_date(date) {
+            x.element("time", &[("datetime", date)], &self.long_date(date));
+        } else {
+            x.text(date);
+        }
+    }
+
+    /// Chapter `index` as a `section`: its title, date and content, its
+    /// notes where the plan puts them, and, in the notes chapter, the
+    /// notes it collects.
+    pub fn chapter(&self, index: usize) -> String {
+        let chapter = &self.book.chapters[index];
+        let (section_type, role) = section_semantics(chapter.kind);
+        let epub_type = if self.flavor.is_epub() {
+            "epub:type"
+        } else {
+            ""
+        };
+        let mut x = Xml::new(self.flavor);
+        x.open(
+            "section",
+            &[
+                ("id", &chapter.slug),
+                ("class", section_type),
+                (epub_type, section_type),
+                ("role", role),
+                ("aria-labelledby", "chapter-title"),
+            ],
+        );
+        x.open("header", &[]);
+        x.element("h1", &[("id", "chapter-title")], &chapter.title);
+        if let Some(date) = &chapter.date {
+            x.open("p", &[("class", "date")]);
+            self.date(date, &mut x);
+            x.close();
+        }
+        x.close().newline();
+        content::Writer::new(self, index, index).chapter(&chapter.blocks, &mut x);
+        if self.notes.collector() == Some(index) {
+            self.collected_notes(index, &mut x);
+        }
+        x.close();
+        x.finish()
+    }
+
+    /// The notes chapter's content: under a heading per chapter that sends
+    /// its notes here, that chapter's notes, each leading back to its
+    /// reference.
+    fn collected_notes(&self, page: usize, x: &mut Xml) {
+        for source in self.notes.collected() {
+            let chapter = &self.book.chapters[source];
+            let heading = format!("{}-notes", chapter.slug);
+            x.open(
+                "section",
+                &[("class", "collected-notes"), ("aria-labelledby", &heading)],
+            );
+            let href = self.chapter_file(source);
+            x.open("h2", &[("id", &heading)])
+                .element("a", &[("href", &href)], &chapter.title)
+                .close()
+                .newline();
+            content::Writer::new(self, source, page).collected(x);
+            x.close().newline();
+        }
+    }
+
+    /// A container's class, the semantics of its role and its attributes,
+    /// as (X)HTML attributes. Ids, languages, titles and ARIA pass
+    /// through; anything else becomes `data-*`; `epub:type` only in EPUB.
+    /// `aria` says whether the element may carry the role's ARIA role.
+    fn container_attrs(
+        &self,
+        class: &str,
+        role: Option<&Role>,
+        attrs: &Attrs,
+        in_glossary: bool,
+        aria: bool,
+    ) -> Vec<(String, String)> {
+        let epub = self.flavor.is_epub();
+        let mut out: Vec<(String, String)> = Vec::new();
+        let mut push = |name: String, value: &str| {
+            if !name.is_empty() && !out.iter().any(|(n, _)| *n == name) {
+                out.push((name, value.to_string()));
+            }
+        };
+        if !class.is_empty() {
+            push("class".into(), class);
+        }
+        if let Some(role) = role {
+            if let Some(t) = role.epub_type(in_glossary).filter(|_| epub) {
+                push("epub:type".into(), t);
+            }
+            if let Some(r) = role.aria_role().filter(|_| aria) {
+                push("role".into(), r);
+            }
+        }
+        for (key, value) in attrs {
+            let name = match key.as_str() {
+                "id" | "lang" | "title" => key.clone(),
+                "role" if aria => key.clone(),
+                "epub:type" if epub => key.clone(),
+                "epub:type" | "role" => continue,
+                k => match (k.strip_prefix("aria-"), clean_name(k)) {
+                    (Some(_), clean) => clean,
+                    (None, clean) if clean.is_empty() => continue,
+                    (None, clean) => format!("data-{clean}"),
+                },
+            };
+            push(name, value);
+            if key == "lang" && epub {
+                push("xml:lang".into(), value);
+            }
+        }
+        out
+    }
+}
+
+/// How a chapter of `kind` is marked: its class and `epub:type`, and its
+/// ARIA role.
+fn section_semantics(kind: ChapterKind) -> (&'static str, &'static str) {
+    match kind {
+        ChapterKind::Post => ("chapter", "doc-chapter"),
+        ChapterKind::About | ChapterKind::Appendix => ("appendix", "doc-appendix"),
+        ChapterKind::Notes => ("endnotes", "doc-endnotes"),
+    }
+}
+
+/// Whether a chapter of `kind` is the book's text or its back matter
+/// (EPUB's `bodymatter` / `backmatter`).
+pub fn body_type(kind: ChapterKind) -> &'static str {
+    match kind {
+        ChapterKind::Post => "bodymatter",
+        ChapterKind::About | ChapterKind::Appendix | ChapterKind::Notes => "backmatter",
+    }
+}
+
+/// An attribute name a plugin gave, reduced to what both XML and HTML
+/// accept: lowercase ASCII letters, digits and hyphens.
+fn clean_name(name: &str) -> String {
+    name.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect::<String>()
+        .to_ascii_lowercase()
+}
+
+/// Whether `date` is a `YYYY-MM-DD` day that exists (HTML's `datetime`
+/// refuses 31 April).
+pub fn is_calendar_date(date: &str) -> bool {
+    let Some((year, month, day)) = stoa_locale::parse_date(date) else {
+        return false;
+    };
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let days = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    date.len() == 10 && year >= 1 && day <= days
+}
+
+#[cfg(test)]
+mod tests;
