@@ -14,7 +14,7 @@ pub mod xml;
 pub use page::{Page, direction, document};
 pub use xml::{Xml, escape};
 
-use stoa_doc::{Attrs, Book, ChapterKind, IdIndex, NotesPlan, Role};
+use stoa_doc::{Attrs, Book, Chapter, ChapterKind, IdIndex, NotesPlan, Role};
 use stoa_locale::Locale;
 
 /// The dialect written.
@@ -100,7 +100,7 @@ impl<'a> Markup<'a> {
     /// notes it collects.
     pub fn chapter(&self, index: usize) -> String {
         let chapter = &self.book.chapters[index];
-        let (section_type, role) = section_semantics(chapter.kind);
+        let (section_type, role) = section_semantics(chapter);
         let epub_type = if self.flavor.is_epub() {
             "epub:type"
         } else {
@@ -205,10 +205,14 @@ impl<'a> Markup<'a> {
     }
 }
 
-/// How a chapter of `kind` is marked: its class and `epub:type`, and its
-/// ARIA role.
-fn section_semantics(kind: ChapterKind) -> (&'static str, &'static str) {
-    match kind {
+/// How a chapter is marked: its class and `epub:type`, and its ARIA role.
+/// A chapter's role says more than its kind: a glossary appendix is a
+/// glossary.
+fn section_semantics(chapter: &Chapter) -> (&'static str, &'static str) {
+    if chapter.role == Some(Role::Glossary) {
+        return ("glossary", "doc-glossary");
+    }
+    match chapter.kind {
         ChapterKind::Post => ("chapter", "doc-chapter"),
         ChapterKind::About | ChapterKind::Appendix => ("appendix", "doc-appendix"),
         ChapterKind::Notes => ("endnotes", "doc-endnotes"),
