@@ -80,6 +80,7 @@ fn build_books(books_dir: PathBuf, formats: Vec<Format>, out: PathBuf) {
         emit_sources: false,
         source_date_epoch: None,
         site: false,
+        deny_stale: false,
         plugin_dirs: Vec::new(),
         plugin_path: None,
         exe_dir: profile_dir,
@@ -103,6 +104,8 @@ fn render_all(renderer: &dyn Renderer, all: &[stoa_book::Edition], cover: Option
             roots: &e.roots,
             cover_png: cover,
             emit_sources: false,
+            pages: None,
+            alternates: &[],
         };
         std::hint::black_box(renderer.render(&ctx).expect("rendered"));
     }

@@ -21,7 +21,9 @@ use std::path::{Path, PathBuf};
 const LANGS: [&str; 2] = ["en", "pt-BR"];
 
 /// Keys allowed in a post's front matter.
-const FRONT_MATTER_KEYS: [&str; 4] = ["title", "date", "tags", "summary"];
+// `translation-of` is written by `stoa translations mark` (issue 18):
+// every English post that has a Portuguese original carries it.
+const FRONT_MATTER_KEYS: [&str; 5] = ["title", "date", "tags", "summary", "translation-of"];
 
 // ---------------------------------------------------------------------------
 // Locations

@@ -146,7 +146,7 @@ fn find_post(
     }
     let path = folder.join(format!("{lang}.md"));
     if !path.exists() {
-        let others = translations(&folder);
+        let others = post_languages(&folder);
         if others.is_empty() {
             return Err(vec![
                 at_listing(format!(
@@ -169,12 +169,14 @@ fn find_post(
     load_post(&path, slug, roots).map(|p| Found::Post(Box::new(p)))
 }
 
-/// The language tags a post folder has files for, sorted.
-fn translations(folder: &std::path::Path) -> Vec<String> {
+/// The language tags a post folder has a Markdown file for (`en.md`,
+/// `pt-BR.md`), sorted.
+pub fn post_languages(folder: &std::path::Path) -> Vec<String> {
     let mut tags: Vec<String> = std::fs::read_dir(folder)
         .into_iter()
         .flatten()
         .filter_map(Result::ok)
+        .filter(|e| e.path().is_file())
         .filter_map(|e| {
             e.file_name()
                 .to_str()?

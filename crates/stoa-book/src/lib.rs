@@ -6,12 +6,14 @@ mod edition;
 mod lang;
 mod post;
 mod source;
+mod translation;
 
 pub use config::{BookConfig, PluginConfig, PrintConfig, load_config};
-pub use edition::{Edition, load_editions};
+pub use edition::{Edition, load_editions, post_languages};
 pub use lang::Language;
-pub use post::{Post, load_post};
-pub use source::SourceFile;
+pub use post::{Post, PostHeader, load_post, read_header};
+pub use source::{SourceFile, line_col};
+pub use translation::{FINGERPRINT_LEN, PARAGRAPH_DIGEST_LEN, TRANSLATION_OF, TranslationOf};
 
 use std::path::{Path, PathBuf};
 use stoa_doc::Diagnostic;

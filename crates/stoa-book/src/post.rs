@@ -2,6 +2,7 @@
 
 use crate::config::toml_error_at;
 use crate::source::SourceFile;
+use crate::translation::{RawTranslationOf, TranslationOf};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,6 +17,8 @@ pub struct Post {
     pub assets: Vec<Asset>,
     /// Warnings found while reading it.
     pub warnings: Vec<Diagnostic>,
+    /// What the post translates, when it is a translation.
+    pub translation_of: Option<TranslationOf>,
 }
 
 #[derive(Deserialize)]
@@ -28,6 +31,8 @@ struct FrontMatter {
     summary: Option<String>,
     #[serde(default)]
     plugins: toml::Table,
+    #[serde(rename = "translation-of")]
+    translation_of: Option<RawTranslationOf>,
 }
 
 const FENCE: &str = "+++";
@@ -36,9 +41,15 @@ const FENCE: &str = "+++";
 pub fn load_post(path: &Path, slug: &str, roots: &[PathBuf]) -> Result<Post, Vec<Diagnostic>> {
     let file = SourceFile::read(path).map_err(|d| vec![d])?;
     let (front, body_start) = split_front_matter(&file)?;
-    let meta: FrontMatter = toml::from_str(&file.text[front.clone()])
+    let mut meta: FrontMatter = toml::from_str(&file.text[front.clone()])
         .map_err(|e| vec![toml_error_at(&file, &e, front.start)])?;
     let mut errors = Vec::new();
+    let translation_of = match meta.translation_of.take() {
+        Some(raw) => crate::translation::check(&file, &front, raw)
+            .map_err(|e| errors.push(e))
+            .ok(),
+        None => None,
+    };
     if meta.title.trim().is_empty() {
         errors.push(
             file.error_at(file.find("title", front.start), "the title is empty")
@@ -91,6 +102,50 @@ pub fn load_post(path: &Path, slug: &str, roots: &[PathBuf]) -> Result<Post, Vec
         },
         assets: unique_assets(assets),
         warnings,
+        translation_of,
+    })
+}
+
+/// A post's front matter, read without its Markdown: what the translation
+/// checks compare (`stoa-translate`).
+pub struct PostHeader {
+    /// The file, whole.
+    pub file: SourceFile,
+    /// The title as written (not smartened).
+    pub title: String,
+    /// The line of the `title` key.
+    pub title_line: usize,
+    /// The summary as written, if any, and the line of its key.
+    pub summary: Option<(String, usize)>,
+    /// What the post translates, checked.
+    pub translation_of: Option<TranslationOf>,
+    /// The byte range of the front matter's TOML in the file.
+    pub front: std::ops::Range<usize>,
+    /// Where the Markdown body starts.
+    pub body_start: usize,
+}
+
+/// Reads the front matter of the post at `path`, with the same checks as
+/// [`load_post`] for the keys it returns.
+pub fn read_header(path: &Path) -> Result<PostHeader, Vec<Diagnostic>> {
+    let file = SourceFile::read(path).map_err(|d| vec![d])?;
+    let (front, body_start) = split_front_matter(&file)?;
+    let meta: FrontMatter = toml::from_str(&file.text[front.clone()])
+        .map_err(|e| vec![toml_error_at(&file, &e, front.start)])?;
+    let translation_of = meta
+        .translation_of
+        .map(|raw| crate::translation::check(&file, &front, raw))
+        .transpose()
+        .map_err(|e| vec![e])?;
+    let line = |key: &str| crate::translation::key_line(&file, &front, key);
+    Ok(PostHeader {
+        title_line: line("title"),
+        summary: meta.summary.map(|s| (s, line("summary"))),
+        title: meta.title,
+        translation_of,
+        front,
+        body_start,
+        file,
     })
 }
 
@@ -301,6 +356,55 @@ mod tests {
             errs[0]
         );
         assert_eq!(errs[0].line, Some(3));
+    }
+
+    #[test]
+    fn translation_of_is_checked_at_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("a-post");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("pt-BR.md"), "+++\ntitle = \"o\"\n+++\n").unwrap();
+        let post = |key: &str| {
+            let path = folder.join("en.md");
+            std::fs::write(&path, format!("+++\ntitle = \"t\"\n{key}\n+++\nBody.\n")).unwrap();
+            load_post(&path, "a-post", std::slice::from_ref(&folder))
+        };
+        let good = "translation-of = { lang = \"pt-BR\", fingerprint = \"0123456789abcdef\", paragraphs = \"abcd\" }";
+        let record = post(good).unwrap().translation_of.unwrap();
+        assert_eq!((record.lang.as_str(), record.line), ("pt-BR", 3));
+        let cases = [
+            (
+                "translation-of = { lang = \"en\", fingerprint = \"0123456789abcdef\" }",
+                "own language",
+            ),
+            (
+                "translation-of = { lang = \"fr\", fingerprint = \"0123456789abcdef\" }",
+                "does not exist",
+            ),
+            (
+                "translation-of = { lang = \"pt_BR\", fingerprint = \"0123456789abcdef\" }",
+                "not a language tag",
+            ),
+            (
+                "translation-of = { lang = \"pt-BR\", fingerprint = \"123\" }",
+                "not one stoa wrote",
+            ),
+            (
+                "translation-of = { lang = \"pt-BR\", fingerprint = \"0123456789abcdef\", paragraphs = \"abc\" }",
+                "`paragraphs`",
+            ),
+        ];
+        for (key, why) in cases {
+            let errs = post(key).unwrap_err();
+            assert!(errs[0].message.contains(why), "{key}: {}", errs[0]);
+            assert_eq!(errs[0].line, Some(3), "{key}");
+        }
+        let errs = post("translation-of = { lang = \"pt-BR\", fingerprint = \"0123456789abcdef\", by = \"me\" }").unwrap_err();
+        assert!(
+            errs[0].message.contains("unknown field `by`"),
+            "{}",
+            errs[0]
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 mod output;
 mod plan;
+mod translations;
 
 pub use output::write_atomically;
 pub use plan::{Artifact, BuildOptions, Event, Format, Report, build};

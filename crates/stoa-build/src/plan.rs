@@ -5,9 +5,9 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use stoa_book::{BookConfig, Edition, load_config, load_editions};
-use stoa_doc::{Diagnostic, IdIndex, NotesPlan};
+use stoa_doc::{ChapterKind, Diagnostic, IdIndex, NotesPlan};
 pub use stoa_render::Format;
-use stoa_render::{Output, RenderContext, Renderer};
+use stoa_render::{Output, PageMap, RenderContext, Renderer};
 
 /// Every output format stoa writes, one renderer each. A new format is a
 /// new crate implementing [`Renderer`] and one line here.
@@ -55,6 +55,8 @@ pub struct BuildOptions {
     pub source_date_epoch: Option<i64>,
     /// Also write the download page (index.html) and the OPDS catalogs.
     pub site: bool,
+    /// Make stale translations errors instead of warnings (`--deny-stale`).
+    pub deny_stale: bool,
     /// Folders to look for plugins in first (`--plugin-dir`).
     pub plugin_dirs: Vec<PathBuf>,
     /// The value of STOA_PLUGIN_PATH, if set.
@@ -139,6 +141,10 @@ fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
             return report;
         }
     };
+    let chosen: Vec<&BookConfig> = configs.iter().flatten().collect();
+    if crate::translations::report_stale(options, &chosen, sink, &mut report) {
+        return report;
+    }
     let mut editions = Vec::new();
     let loaded: Vec<_> = configs
         .par_iter()
@@ -266,6 +272,8 @@ fn site_entry(
                 roots: &edition.roots,
                 cover_png: None,
                 emit_sources: false,
+                pages: None,
+                alternates: &[],
             };
             let png = painter.cover_png(&ctx, THUMBNAIL_PIXELS_PER_PT)?;
             let cover = PathBuf::from(&config.id).join(format!("{stem}-cover.png"));
@@ -287,6 +295,12 @@ fn site_entry(
         cover,
         files,
         web,
+        posts: book
+            .chapters
+            .iter()
+            .filter(|c| c.kind == ChapterKind::Post)
+            .count(),
+        book_posts: config.posts.len(),
     }))
 }
 
@@ -392,10 +406,20 @@ struct Prepared<'a> {
     ids: IdIndex,
     theme: PathBuf,
     cover: Option<Vec<u8>>,
+    alternates: Vec<stoa_render::Alternate>,
 }
 
 impl Prepared<'_> {
     fn context(&self, options: &BuildOptions) -> RenderContext<'_> {
+        self.context_with(options, None)
+    }
+
+    /// The context, with the print edition's page map when there is one.
+    fn context_with<'p>(
+        &'p self,
+        options: &BuildOptions,
+        pages: Option<&'p PageMap>,
+    ) -> RenderContext<'p> {
         RenderContext {
             book: &self.edition.book,
             notes: &self.notes,
@@ -404,6 +428,8 @@ impl Prepared<'_> {
             roots: &self.edition.roots,
             cover_png: self.cover.as_deref(),
             emit_sources: options.emit_sources,
+            pages,
+            alternates: &self.alternates,
         }
     }
 
@@ -428,6 +454,7 @@ fn prepare<'a>(
         ids: IdIndex::of(&edition.book),
         theme: theme_dir(options, config)?,
         cover: None,
+        alternates: Vec::new(),
     };
     // The EPUB's and the web edition's cover is the print edition's first
     // page, drawn once for both, so that every edition looks alike.
@@ -480,26 +507,42 @@ fn render_all(
             }
         }
     }
-    let jobs: Vec<Job> = ready
+    let books = ready
         .iter()
-        .flat_map(|prepared| {
-            options
+        .map(|p| (p.config.id.as_str(), &p.edition.book));
+    let alternates = crate::translations::alternates(books);
+    for (p, alternates) in ready.iter_mut().zip(alternates) {
+        p.alternates = alternates;
+    }
+    sink(Event::Planned(ready.len() * options.formats.len()));
+    // Per edition, the formats that map pages (the PDF) come first: the
+    // others mark the print pages with their map. Editions run in parallel.
+    let results: Vec<_> = ready
+        .par_iter()
+        .flat_map_iter(|prepared| {
+            let (first, rest): (Vec<Format>, Vec<Format>) = options
                 .formats
                 .iter()
-                .map(move |&format| Job { prepared, format })
-        })
-        .collect();
-    sink(Event::Planned(jobs.len()));
-    let results: Vec<_> = jobs
-        .par_iter()
-        .map(|job| {
-            let result = run_job(options, job, sink);
-            match &result {
-                Ok((artifact, _)) => sink(Event::Built(artifact)),
-                Err(errors) => sink(Event::Failed(&job.name(), errors)),
+                .partition(|&&f| renderer(f).maps_pages());
+            let mut pages = None;
+            let mut results = Vec::new();
+            for format in first {
+                let result = run_reported(options, &Job { prepared, format }, None, sink);
+                if let Ok((_, _, Some(map))) = &result {
+                    pages = Some(map.clone());
+                }
+                results.push(result);
             }
-            result
+            let later: Vec<_> = rest
+                .par_iter()
+                .map(|&format| {
+                    run_reported(options, &Job { prepared, format }, pages.as_ref(), sink)
+                })
+                .collect();
+            results.extend(later);
+            results
         })
+        .map(|result| result.map(|(artifact, warnings, _)| (artifact, warnings)))
         .collect();
     for result in results {
         match result {
@@ -513,13 +556,27 @@ fn render_all(
     report.artifacts.sort_by(|a, b| a.path.cmp(&b.path));
 }
 
-fn run_job(
+/// What one job made: the artifact, its warnings, and its page map.
+type JobResult = Result<(Artifact, Vec<Diagnostic>, Option<PageMap>), Vec<Diagnostic>>;
+
+/// [`run_job`], telling the sink how it went.
+fn run_reported(
     options: &BuildOptions,
     job: &Job,
+    pages: Option<&PageMap>,
     sink: Sink,
-) -> Result<(Artifact, Vec<Diagnostic>), Vec<Diagnostic>> {
+) -> JobResult {
+    let result = run_job(options, job, pages, sink);
+    match &result {
+        Ok((artifact, _, _)) => sink(Event::Built(artifact)),
+        Err(errors) => sink(Event::Failed(&job.name(), errors)),
+    }
+    result
+}
+
+fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sink) -> JobResult {
     let started = Instant::now();
-    let rendered = renderer(job.format).render(&job.prepared.context(options))?;
+    let rendered = renderer(job.format).render(&job.prepared.context_with(options, pages))?;
     for warning in &rendered.warnings {
         sink(Event::Warning(warning));
     }
@@ -541,7 +598,7 @@ fn run_job(
         bytes: rendered.output.bytes(),
         seconds: started.elapsed().as_secs_f64(),
     };
-    Ok((artifact, rendered.warnings))
+    Ok((artifact, rendered.warnings, rendered.pages))
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Vec<Diagnostic>> {

@@ -2,6 +2,7 @@
 //! `stoa build` with no arguments builds every book in ./books.
 
 mod progress;
+mod translations;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -28,6 +29,10 @@ enum Command {
     /// Serve the output folder over HTTP, read-only, for preview and for
     /// devices on the same network.
     Serve(ServeArgs),
+    /// Show, per book, which translations are up to date, stale, missing.
+    Status(translations::StatusArgs),
+    /// Work with translations: `mark` records that one is up to date.
+    Translations(translations::TranslationsArgs),
 }
 
 #[derive(clap::Args)]
@@ -83,6 +88,9 @@ struct BuildArgs {
     /// Do not write the download page and OPDS catalogs (index.html, opds*.xml).
     #[arg(long)]
     no_site: bool,
+    /// Fail when a translation is stale (its source changed since it was marked).
+    #[arg(long)]
+    deny_stale: bool,
     /// Look for plugins in this folder first (repeatable); then STOA_PLUGIN_PATH,
     /// a book's `plugin-dir`, and the folder of the stoa executable.
     #[arg(long = "plugin-dir", value_name = "DIR")]
@@ -122,6 +130,8 @@ fn main() -> ExitCode {
         Command::Build(args) => build(args),
         Command::Serve(args) => serve(args),
         Command::Plugins(args) => plugins(args),
+        Command::Status(args) => translations::status(args),
+        Command::Translations(args) => translations::translations(args),
     }
 }
 
@@ -253,6 +263,7 @@ fn build(args: BuildArgs) -> ExitCode {
         emit_sources: args.emit_typst,
         source_date_epoch,
         site: !args.no_site,
+        deny_stale: args.deny_stale,
         plugin_dirs: args.plugin_dir,
         plugin_path: std::env::var_os("STOA_PLUGIN_PATH"),
         exe_dir: stoa_plugin_host::SearchPath::current_exe_dir(),

@@ -3,12 +3,16 @@
 //! The chapters' XHTML is written by `stoa-xhtml`, shared with the web edition.
 
 mod normalize;
+mod page_list;
 mod pages;
 
 use epub_builder::{
     EpubBuilder, EpubContent, EpubVersion, MetadataOpfV3, ReferenceType, TocElement, ZipLibrary,
 };
-use stoa_doc::{Block, Book, Chapter, ChapterKind, Diagnostic, Role, inlines_text};
+use stoa_doc::{
+    Block, Book, Chapter, ChapterKind, Diagnostic, Inline, Role, for_each_block, for_each_inline,
+    inlines_text,
+};
 use stoa_render::{Format, Output, RenderContext, Rendered, Renderer};
 use stoa_xhtml::{Flavor, Markup};
 
@@ -44,10 +48,12 @@ pub fn render_epub(ctx: &RenderContext, css: &str) -> Result<Vec<u8>, Diagnostic
 
 fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> {
     let book = ctx.book;
-    let markup = Markup::new(book, ctx.notes, ctx.ids, Flavor::Epub);
+    let markup = Markup::new(book, ctx.notes, ctx.ids, Flavor::Epub).with_pages(ctx.pages);
     let mut epub = EpubBuilder::new(ZipLibrary::new()?)?;
     epub.epub_version(EpubVersion::V33);
-    metadata(&mut epub, book)?;
+    // The page list is known once the chapters are written; the metadata
+    // that depends on it waits until then.
+    let mut page_list = Vec::new();
     epub.stylesheet(stylesheet(book, theme_css).as_bytes())?;
     for asset in &book.assets {
         let bytes = std::fs::read(&asset.path).map_err(|e| epub_builder::Error::IoError {
@@ -77,6 +83,11 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> 
     for (i, chapter) in book.chapters.iter().enumerate() {
         let file = markup.chapter_file(i);
         let xhtml = pages::chapter(&markup, i);
+        page_list.extend(
+            page_list::markers(&xhtml)
+                .into_iter()
+                .map(|(id, label)| (label, format!("{file}#{id}"))),
+        );
         let mut content = EpubContent::new(file.as_str(), xhtml.as_bytes()).title(&chapter.title);
         for (id, title) in sections(&chapter.blocks) {
             content = content.child(TocElement::new(format!("{file}#{id}"), title).level(2));
@@ -94,9 +105,13 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> 
             .title(&book.labels.colophon)
             .reftype(ReferenceType::Colophon),
     )?;
+    metadata(&mut epub, book, !page_list.is_empty())?;
     let mut raw = Vec::new();
     epub.generate(&mut raw)?;
-    normalize::repack(&raw, book).map_err(|e| epub_builder::Error::IoError {
+    let extras = normalize::Extras {
+        page_list: &page_list,
+    };
+    normalize::repack(&raw, book, &extras).map_err(|e| epub_builder::Error::IoError {
         msg: "cannot repack the EPUB".into(),
         cause: e,
     })
@@ -145,7 +160,13 @@ fn stylesheet(book: &Book, theme_css: &str) -> String {
     css
 }
 
-fn metadata(epub: &mut EpubBuilder<ZipLibrary>, book: &Book) -> epub_builder::Result<()> {
+/// The book's metadata; `paged` says whether the EPUB marks the print
+/// edition's pages.
+fn metadata(
+    epub: &mut EpubBuilder<ZipLibrary>,
+    book: &Book,
+    paged: bool,
+) -> epub_builder::Result<()> {
     let meta = &book.meta;
     epub.set_title(&meta.title);
     epub.add_author(&meta.author);
@@ -154,6 +175,9 @@ fn metadata(epub: &mut EpubBuilder<ZipLibrary>, book: &Book) -> epub_builder::Re
     epub.set_toc_name(&book.labels.contents);
     if let Some(description) = &meta.description {
         epub.add_description(description);
+    }
+    for subject in subjects(book) {
+        epub.add_subject(subject);
     }
     if let Some(uuid) = meta
         .identifier
@@ -169,7 +193,7 @@ fn metadata(epub: &mut EpubBuilder<ZipLibrary>, book: &Book) -> epub_builder::Re
     };
     epub.set_modified_date(parse(&meta.modified)?);
     epub.set_publication_date(parse(&format!("{}T00:00:00Z", meta.date))?);
-    for (property, value) in accessibility(book) {
+    for (property, value) in accessibility(book, paged) {
         epub.add_metadata_opf(Box::new(MetadataOpfV3::new(
             property.into(),
             stoa_xhtml::escape(&value),
@@ -178,39 +202,90 @@ fn metadata(epub: &mut EpubBuilder<ZipLibrary>, book: &Book) -> epub_builder::Re
     Ok(())
 }
 
+/// The subjects of the book: its posts' tags, each once (the first
+/// spelling met, compared without case), in the order the book meets them.
+fn subjects(book: &Book) -> Vec<&str> {
+    let mut seen = std::collections::HashSet::new();
+    book.chapters
+        .iter()
+        .filter(|c| c.kind == ChapterKind::Post)
+        .flat_map(|c| c.tags.iter())
+        .map(|t| t.trim())
+        .filter(|t| !t.is_empty() && seen.insert(t.to_lowercase()))
+        .collect()
+}
+
+/// What the book's images say of it: whether it has any, and whether
+/// every one has alternative text.
+fn images(book: &Book) -> (bool, bool) {
+    let (mut any, mut all_described) = (false, true);
+    for chapter in &book.chapters {
+        for_each_block(&chapter.blocks, &mut |block| {
+            for_each_inline(block, &mut |inline| {
+                if let Inline::Image { alt, .. } = inline {
+                    any = true;
+                    all_described &= !alt.trim().is_empty();
+                }
+            });
+        });
+    }
+    (any, all_described)
+}
+
 /// Accessibility metadata, stated only where true of this book: text with
-/// structure, a table of contents, a reading order, and alt text when the
-/// book has images (which the Markdown gives).
-fn accessibility(book: &Book) -> Vec<(&'static str, String)> {
-    let has_images = !book.assets.is_empty();
+/// structure, a table of contents, a reading order; alternative text when
+/// the book has images and every one is described; the print edition's
+/// page breaks and page list when the EPUB has them (`paged`). The book
+/// claims WCAG 2.1 AA only when no image lacks its description: the rest
+/// (language, roles, landmarks, contrast left to the reading system) is
+/// checked by Ace in the test suite.
+fn accessibility(book: &Book, paged: bool) -> Vec<(&'static str, String)> {
+    let (has_images, described) = images(book);
     let mut meta = vec![("schema:accessMode", "textual".to_string())];
     if has_images {
         meta.push(("schema:accessMode", "visual".into()));
     }
-    meta.push(("schema:accessModeSufficient", "textual".into()));
-    for feature in [
+    if !has_images || described {
+        meta.push(("schema:accessModeSufficient", "textual".into()));
+    }
+    let mut features = vec![
         "structuralNavigation",
         "tableOfContents",
         "readingOrder",
         "displayTransformability",
-    ] {
+    ];
+    if has_images && described {
+        features.push("alternativeText");
+    }
+    if paged {
+        features.extend(["pageBreakMarkers", "pageNavigation"]);
+    }
+    for feature in features {
         meta.push(("schema:accessibilityFeature", feature.into()));
     }
-    if has_images {
-        meta.push(("schema:accessibilityFeature", "alternativeText".into()));
-    }
     meta.push(("schema:accessibilityHazard", "none".into()));
-    meta.push((
-        "schema:accessibilitySummary",
+    let mut summary = String::from(
         "This publication is text with semantic structure: headings, lists, tables and notes are marked up, \
          the navigation document lists every chapter and section, the reading order follows the text, \
-         and no content flashes, moves or plays sound."
-            .into(),
-    ));
-    meta.push((
-        "dcterms:conformsTo",
-        "EPUB Accessibility 1.1 - WCAG 2.1 Level AA".into(),
-    ));
+         and no content flashes, moves or plays sound.",
+    );
+    if has_images && !described {
+        summary.push_str(" Some images have no text description.");
+    } else if has_images {
+        summary.push_str(" Every image has a text description.");
+    }
+    if paged {
+        summary.push_str(
+            " Page breaks and a page list follow the print (PDF) edition, so that its page numbers can be cited.",
+        );
+    }
+    meta.push(("schema:accessibilitySummary", summary));
+    if !has_images || described {
+        meta.push((
+            "dcterms:conformsTo",
+            "EPUB Accessibility 1.1 - WCAG 2.1 Level AA".into(),
+        ));
+    }
     meta
 }
 
@@ -283,6 +358,10 @@ mod tests {
     }
 
     fn epub(book: &Book) -> Vec<u8> {
+        epub_paged(book, None)
+    }
+
+    fn epub_paged(book: &Book, pages: Option<&stoa_render::PageMap>) -> Vec<u8> {
         let notes = NotesPlan::of(book);
         let ids = IdIndex::of(book);
         let ctx = RenderContext {
@@ -293,6 +372,8 @@ mod tests {
             roots: &[],
             cover_png: None,
             emit_sources: false,
+            pages,
+            alternates: &[],
         };
         render_epub(&ctx, "body {}").unwrap()
     }
@@ -328,11 +409,76 @@ mod tests {
             roots: &[],
             cover_png: None,
             emit_sources: false,
+            pages: None,
+            alternates: &[],
         };
         let errors = EpubRenderer.render(&ctx).unwrap_err();
         assert!(
             errors[0].message.contains("/no/theme/epub.css"),
             "{errors:?}"
         );
+    }
+
+    #[test]
+    fn package_metadata_and_navigation_are_accessible() {
+        let mut book = book();
+        book.meta.subtitle = Some("Sub & title".into());
+        book.chapters[0].tags = vec!["Flink".into(), "study".into(), "flink".into()];
+        let bytes = epub(&book);
+        let opf = entry(&bytes, "OEBPS/content.opf");
+        for wanted in [
+            r#"<package xml:lang="en" version="3.0""#,
+            r#"<dc:title id="title">T</dc:title>"#,
+            r#"<dc:title id="subtitle">Sub &amp; title</dc:title>"#,
+            r##"<meta refines="#subtitle" property="title-type">subtitle</meta>"##,
+            "<dc:subject>Flink</dc:subject>",
+            "<dc:subject>study</dc:subject>",
+            "EPUB Accessibility 1.1 - WCAG 2.1 Level AA",
+        ] {
+            assert!(opf.contains(wanted), "`{wanted}` in {opf}");
+        }
+        assert_eq!(opf.matches("<dc:subject>").count(), 2, "tags once each");
+        assert!(!opf.contains("pageBreakMarkers") && !opf.contains("dc:source"));
+        let nav = entry(&bytes, "OEBPS/nav.xhtml");
+        assert!(
+            nav.contains(
+                r#"<nav epub:type="toc" id="toc" role="doc-toc" aria-labelledby="toc-title">"#
+            ),
+            "{nav}"
+        );
+        assert!(nav.contains(r#"<nav epub:type="landmarks" hidden="hidden">"#));
+        assert!(!nav.contains("page-list"));
+    }
+
+    #[test]
+    fn with_the_print_pages_the_epub_has_a_page_list_and_says_so() {
+        use stoa_render::{BlockKey, PageMap};
+        let book = book();
+        let mut pages = PageMap::default();
+        pages.insert(BlockKey::new(0, &[]), "1".into());
+        pages.insert(BlockKey::new(1, &[0]), "3".into());
+        let bytes = epub_paged(&book, Some(&pages));
+        let nav = entry(&bytes, "OEBPS/nav.xhtml");
+        assert!(
+            nav.contains(
+                "<li><a href=\"post.xhtml#page-1\">1</a></li>\n      <li><a href=\"words.xhtml#page-3\">3</a></li>"
+            ),
+            "{nav}"
+        );
+        let opf = entry(&bytes, "OEBPS/content.opf");
+        for wanted in [
+            "pageBreakMarkers",
+            "pageNavigation",
+            r#"<dc:source id="print-edition">urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8</dc:source>"#,
+            r##"<meta refines="#print-edition" property="source-of">pagination</meta>"##,
+        ] {
+            assert!(opf.contains(wanted), "`{wanted}` in {opf}");
+        }
+        let words = entry(&bytes, "OEBPS/words.xhtml");
+        assert!(
+            words.contains(r#"<span id="page-3" epub:type="pagebreak""#),
+            "{words}"
+        );
+        assert_eq!(bytes, epub_paged(&book, Some(&pages)), "byte-identical");
     }
 }

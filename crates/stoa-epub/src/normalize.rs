@@ -3,14 +3,25 @@
 //! id as `dc:creator` (an EPUBCheck error). Repacking fixes all three:
 //! entries keep their order and get one fixed timestamp, nav.xhtml gets
 //! `lang`, and the language gets an id of its own.
+//!
+//! It also adds what epub-builder cannot write: the package's `xml:lang`,
+//! the subtitle, the print edition as the source of the page list, and in
+//! the navigation document the `doc-toc` role, a hidden landmarks nav (one
+//! visible, labelled nav: landmarks stay distinguishable) and the page list.
 
 use std::io::{Cursor, Read, Write};
 use stoa_doc::Book;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 
+/// What the repacking adds beyond fixes.
+pub struct Extras<'a> {
+    /// The page list, as (label, href), in book order; empty without one.
+    pub page_list: &'a [(String, String)],
+}
+
 /// Rewrites the archive deterministically.
-pub fn repack(raw: &[u8], book: &Book) -> std::io::Result<Vec<u8>> {
+pub fn repack(raw: &[u8], book: &Book, extras: &Extras) -> std::io::Result<Vec<u8>> {
     let mut archive = ZipArchive::new(Cursor::new(raw)).map_err(std::io::Error::other)?;
     let mut out = ZipWriter::new(Cursor::new(Vec::new()));
     let time = zip_time(&book.meta.modified);
@@ -20,15 +31,10 @@ pub fn repack(raw: &[u8], book: &Book) -> std::io::Result<Vec<u8>> {
         let mut bytes = Vec::new();
         entry.read_to_end(&mut bytes)?;
         if name == "OEBPS/nav.xhtml" {
-            bytes = with_language(&bytes, &book.lang);
+            bytes = navigation(&with_language(&bytes, &book.lang), extras.page_list);
         }
         if name == "OEBPS/content.opf" {
-            bytes = String::from_utf8_lossy(&bytes)
-                .replace(
-                    "<dc:language id=\"epub-creator-",
-                    "<dc:language id=\"epub-language-",
-                )
-                .into_bytes();
+            bytes = package(&bytes, book, !extras.page_list.is_empty());
         }
         // The mimetype must come first and uncompressed (OCF 3.3 §4.2.5).
         let method = if name == "mimetype" {
@@ -45,6 +51,74 @@ pub fn repack(raw: &[u8], book: &Book) -> std::io::Result<Vec<u8>> {
         out.write_all(&bytes)?;
     }
     Ok(out.finish().map_err(std::io::Error::other)?.into_inner())
+}
+
+/// The package document: the language fix, `xml:lang` on the package,
+/// the title typed as main and the subtitle, and, when the EPUB has a page
+/// list (`paged`), the print edition as its source.
+fn package(opf: &[u8], book: &Book, paged: bool) -> Vec<u8> {
+    let lang = stoa_xhtml::escape(&book.lang);
+    let mut text = String::from_utf8_lossy(opf)
+        .replace(
+            "<dc:language id=\"epub-creator-",
+            "<dc:language id=\"epub-language-",
+        )
+        .replacen(
+            "<package version=",
+            &format!("<package xml:lang=\"{lang}\" version="),
+            1,
+        );
+    let mut after_title =
+        String::from("\n    <meta refines=\"#title\" property=\"title-type\">main</meta>");
+    if let Some(subtitle) = book
+        .meta
+        .subtitle
+        .as_deref()
+        .filter(|s| !s.trim().is_empty())
+    {
+        after_title.push_str(&format!(
+            "\n    <dc:title id=\"subtitle\">{}</dc:title>\n    <meta refines=\"#subtitle\" property=\"title-type\">subtitle</meta>",
+            stoa_xhtml::escape(subtitle)
+        ));
+    }
+    if paged {
+        // The PDF edition carries the same identifier (typst-pdf's `ident`).
+        after_title.push_str(&format!(
+            "\n    <dc:source id=\"print-edition\">{}</dc:source>\n    <meta refines=\"#print-edition\" property=\"source-of\">pagination</meta>",
+            stoa_xhtml::escape(&book.meta.identifier)
+        ));
+    }
+    if let Some(at) = text.find("<dc:title>") {
+        text.replace_range(at..at + "<dc:title>".len(), "<dc:title id=\"title\">");
+        if let Some(end) = text[at..].find("</dc:title>") {
+            let end = at + end + "</dc:title>".len();
+            text.insert_str(end, &after_title);
+        }
+    }
+    text.into_bytes()
+}
+
+/// The navigation document: the contents nav named by its heading and
+/// given its role, the landmarks hidden (reading systems use them; a
+/// reader sees the contents), and the page list, if any.
+fn navigation(nav: &[u8], page_list: &[(String, String)]) -> Vec<u8> {
+    let mut text = String::from_utf8_lossy(nav)
+        .replacen(
+            "<nav epub:type = \"toc\" id=\"toc\">",
+            "<nav epub:type=\"toc\" id=\"toc\" role=\"doc-toc\" aria-labelledby=\"toc-title\">",
+            1,
+        )
+        .replacen(
+            "<nav epub:type = \"landmarks\">",
+            "<nav epub:type=\"landmarks\" hidden=\"hidden\">",
+            1,
+        );
+    if !page_list.is_empty()
+        && let Some(at) = text.rfind("</body>")
+    {
+        text.insert_str(at, &crate::page_list::nav(page_list));
+    }
+    text.into_bytes()
 }
 
 fn with_language(nav: &[u8], lang: &str) -> Vec<u8> {

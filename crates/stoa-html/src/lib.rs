@@ -8,6 +8,7 @@
 //! the names the chapters use. The chapters are written by `stoa-xhtml`,
 //! the same code as the EPUB's, so both editions say the same.
 
+mod languages;
 mod pages;
 
 use stoa_doc::{Book, Diagnostic};
@@ -53,7 +54,7 @@ pub fn render_site(
 ) -> Result<Vec<(String, Vec<u8>)>, Vec<Diagnostic>> {
     let book = ctx.book;
     check_names(book)?;
-    let markup = Markup::new(book, ctx.notes, ctx.ids, Flavor::Html);
+    let markup = Markup::new(book, ctx.notes, ctx.ids, Flavor::Html).with_pages(ctx.pages);
     let cover = ctx.cover_png.map(|png| pages::Cover {
         file: COVER,
         size: png_size(png),
@@ -61,7 +62,7 @@ pub fn render_site(
     let mut files = vec![
         (
             INDEX.to_string(),
-            pages::index(&markup, cover.as_ref()).into_bytes(),
+            pages::index(&markup, cover.as_ref(), ctx.alternates).into_bytes(),
         ),
         (
             STYLESHEET.to_string(),
@@ -71,7 +72,7 @@ pub fn render_site(
     for i in 0..book.chapters.len() {
         files.push((
             markup.chapter_file(i),
-            pages::chapter(&markup, i).into_bytes(),
+            pages::chapter(&markup, i, ctx.alternates).into_bytes(),
         ));
     }
     if let Some(png) = ctx.cover_png {

@@ -4,6 +4,7 @@
 
 use crate::{INDEX, STYLESHEET};
 use stoa_doc::ChapterKind;
+use stoa_render::Alternate;
 use stoa_xhtml::{Flavor, Markup, Page, Xml, document};
 
 /// Where the download page is, from an edition's folder
@@ -22,7 +23,7 @@ pub(crate) struct Cover {
 
 /// The start page: cover, title, subtitle, author, date, description, a
 /// link to start reading, and the contents with each chapter's summary.
-pub(crate) fn index(m: &Markup, cover: Option<&Cover>) -> String {
+pub(crate) fn index(m: &Markup, cover: Option<&Cover>, alternates: &[Alternate]) -> String {
     let book = m.book;
     let words = &m.locale().web;
     let mut x = Xml::new(Flavor::Html);
@@ -37,7 +38,9 @@ pub(crate) fn index(m: &Markup, cover: Option<&Cover>) -> String {
         &[("class", "all-books"), ("href", ALL_BOOKS)],
         words.all_books,
     );
-    x.close().close().newline();
+    x.close();
+    crate::languages::switch(m, alternates, None, &mut x);
+    x.close().newline();
     x.open("main", &[("id", TEXT), ("class", "home")]).newline();
     titling(m, cover, &mut x);
     if let Some(description) = &book.meta.description {
@@ -62,7 +65,15 @@ pub(crate) fn index(m: &Markup, cover: Option<&Cover>) -> String {
     x.close().newline();
     footer(m, &mut x);
     let description = book.meta.description.as_deref().unwrap_or("");
-    wrap(m, &book.meta.title, description, "home-page", &x.finish())
+    let links = crate::languages::head_links(alternates, None);
+    wrap(
+        m,
+        &book.meta.title,
+        description,
+        "home-page",
+        &links,
+        &x.finish(),
+    )
 }
 
 /// Cover, title, subtitle, author and date.
@@ -139,7 +150,7 @@ fn contents(m: &Markup, x: &mut Xml) {
 
 /// One chapter's page: the book's header, the chapter (title, date,
 /// content, notes), then the way to the chapters around it.
-pub(crate) fn chapter(m: &Markup, index: usize) -> String {
+pub(crate) fn chapter(m: &Markup, index: usize, alternates: &[Alternate]) -> String {
     let book = m.book;
     let chapter = &book.chapters[index];
     let words = &m.locale().web;
@@ -160,7 +171,9 @@ pub(crate) fn chapter(m: &Markup, index: usize) -> String {
         &[("class", "all-books"), ("href", ALL_BOOKS)],
         words.all_books,
     );
-    x.close().close().newline();
+    x.close();
+    crate::languages::switch(m, alternates, Some(&chapter.slug), &mut x);
+    x.close().newline();
     let mut body = x.finish();
     body.push_str(&format!("<main id=\"{TEXT}\">\n"));
     body.push_str(&m.chapter(index));
@@ -171,7 +184,8 @@ pub(crate) fn chapter(m: &Markup, index: usize) -> String {
     body.push_str(&x.finish());
     let title = format!("{} — {}", chapter.title, book.meta.title);
     let summary = chapter.summary.as_deref().unwrap_or("");
-    wrap(m, &title, summary, "chapter-page", &body)
+    let links = crate::languages::head_links(alternates, Some(&chapter.slug));
+    wrap(m, &title, summary, "chapter-page", &links, &body)
 }
 
 /// Previous, the contents and next, each named by where it leads.
@@ -247,7 +261,14 @@ fn footer(m: &Markup, x: &mut Xml) {
 
 /// A whole page titled `title`, described by `description` for search
 /// engines and link previews.
-fn wrap(m: &Markup, title: &str, description: &str, class: &str, body: &str) -> String {
+fn wrap(
+    m: &Markup,
+    title: &str,
+    description: &str,
+    class: &str,
+    links: &str,
+    body: &str,
+) -> String {
     let mut head = Xml::new(Flavor::Html);
     if !description.trim().is_empty() {
         head.empty(
@@ -256,7 +277,8 @@ fn wrap(m: &Markup, title: &str, description: &str, class: &str, body: &str) -> 
         )
         .newline();
     }
-    let head = head.finish();
+    let mut head = head.finish();
+    head.push_str(links);
     let page = Page {
         lang: &m.book.lang,
         title,

@@ -122,6 +122,8 @@ fn site(book: &Book, cover: Option<&[u8]>) -> Vec<(String, Vec<u8>)> {
         roots: &[],
         cover_png: cover,
         emit_sources: false,
+        pages: None,
+        alternates: &[],
     };
     render_site(&ctx, "body {}").unwrap()
 }
@@ -275,4 +277,45 @@ fn names_that_would_clash_or_escape_are_refused() {
 fn cover_sizes_come_from_the_png_header() {
     assert_eq!(png_size(PNG), Some((3, 2)));
     assert_eq!(png_size(b"GIF89a"), None);
+}
+
+#[test]
+fn chapters_link_to_the_same_chapter_in_the_other_languages() {
+    let book = book();
+    let first = book.chapters[0].slug.clone();
+    let notes = NotesPlan::of(&book);
+    let ids = IdIndex::of(&book);
+    // The Portuguese edition has only the first chapter.
+    let alternates = [stoa_render::Alternate {
+        lang: "pt-BR".into(),
+        slugs: vec![first.clone()],
+    }];
+    let ctx = RenderContext {
+        book: &book,
+        notes: &notes,
+        ids: &ids,
+        theme: std::path::Path::new("/no/theme"),
+        roots: &[],
+        cover_png: None,
+        emit_sources: false,
+        pages: None,
+        alternates: &alternates,
+    };
+    let files = render_site(&ctx, "body {}").unwrap();
+    let href = format!("../pt-BR/{first}.html");
+    let linked = page(&files, &format!("{first}.html"));
+    assert!(
+        linked.contains(&format!(
+            "<link rel=\"alternate\" hreflang=\"pt-BR\" href=\"{href}\">"
+        )),
+        "{linked}"
+    );
+    assert!(linked.contains(&format!(
+        "href=\"{href}\" hreflang=\"pt-BR\" lang=\"pt-BR\""
+    )));
+    assert!(linked.contains(">Português</a>"));
+    let second = &book.chapters[1].slug;
+    let alone = page(&files, &format!("{second}.html"));
+    assert!(!alone.contains("hreflang"), "no page to link to: {alone}");
+    assert!(page(&files, "index.html").contains("href=\"../pt-BR/index.html\""));
 }

@@ -71,6 +71,8 @@ pub struct WebWords {
     pub published: &'static str,
     /// The button that starts reading.
     pub start_reading: &'static str,
+    /// Accessible name of the links to the other languages.
+    pub languages: &'static str,
 }
 
 /// Words of the download page and the OPDS catalogs.
@@ -104,6 +106,25 @@ pub struct SiteWords {
     pub file_word: &'static str,
     /// What the page says when there is nothing to download.
     pub empty: &'static str,
+    /// How complete an edition is, with `{n}` (its posts) and `{total}`
+    /// (the book's): "14 of 15 posts".
+    pub posts_of: &'static str,
+    /// The same when the book has one post.
+    pub posts_of_one: &'static str,
+}
+
+impl SiteWords {
+    /// How complete an edition is: "14 of 15 posts", "14 de 15 textos".
+    pub fn completeness(&self, posts: usize, total: usize) -> String {
+        let pattern = if total == 1 {
+            self.posts_of_one
+        } else {
+            self.posts_of
+        };
+        pattern
+            .replace("{n}", &posts.to_string())
+            .replace("{total}", &total.to_string())
+    }
 }
 
 /// The entry for `tag`: the whole tag, else its primary subtag; `None`
@@ -209,6 +230,28 @@ mod tests {
             for key in ["{d}", "{m}", "{y}"] {
                 assert!(l.date_pattern.contains(key), "{} lacks {key}", l.tag);
             }
+        }
+    }
+
+    #[test]
+    fn completeness_reads_as_each_language_says_it() {
+        assert_eq!(
+            locale("en").unwrap().site.completeness(14, 15),
+            "14 of 15 posts"
+        );
+        assert_eq!(
+            locale("pt-BR").unwrap().site.completeness(14, 15),
+            "14 de 15 textos"
+        );
+        assert_eq!(locale("en").unwrap().site.completeness(1, 1), "1 of 1 post");
+        for l in LOCALES {
+            let text = l.site.completeness(3, 4);
+            assert!(
+                text.contains('3') && text.contains('4'),
+                "{}: {text}",
+                l.tag
+            );
+            assert!(l.site.completeness(0, 1).contains('1'), "{}", l.tag);
         }
     }
 

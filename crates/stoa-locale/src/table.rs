@@ -37,6 +37,7 @@ const EN_WEB: WebWords = WebWords {
     all_books: "All books",
     published: "Published",
     start_reading: "Start reading",
+    languages: "Languages",
 };
 
 const EN_SITE: SiteWords = SiteWords {
@@ -54,6 +55,8 @@ const EN_SITE: SiteWords = SiteWords {
     verify: "To check a downloaded file, compare its SHA-256 with the output of",
     file_word: "file",
     empty: "No books yet.",
+    posts_of: "{n} of {total} posts",
+    posts_of_one: "{n} of 1 post",
 };
 
 /// Every language stoa has words for.
@@ -116,6 +119,7 @@ pub static LOCALES: &[Locale] = &[
             all_books: "Todos os livros",
             published: "Publicado em",
             start_reading: "Começar a ler",
+            languages: "Idiomas",
         },
         site: SiteWords {
             heading: "Livros",
@@ -132,6 +136,8 @@ pub static LOCALES: &[Locale] = &[
             verify: "Para conferir um arquivo baixado, compare a soma SHA-256 dele com a saída de",
             file_word: "arquivo",
             empty: "Nenhum livro por enquanto.",
+            posts_of: "{n} de {total} textos",
+            posts_of_one: "{n} de 1 texto",
         },
     },
     Locale {
@@ -172,6 +178,7 @@ pub static LOCALES: &[Locale] = &[
             all_books: "Todos los libros",
             published: "Publicado el",
             start_reading: "Empezar a leer",
+            languages: "Idiomas",
         },
         site: SiteWords {
             heading: "Libros",
@@ -188,6 +195,8 @@ pub static LOCALES: &[Locale] = &[
             verify: "Para comprobar un archivo descargado, compara su SHA-256 con la salida de",
             file_word: "archivo",
             empty: "Todavía no hay libros.",
+            posts_of: "{n} de {total} textos",
+            posts_of_one: "{n} de 1 texto",
         },
     },
     Locale {
@@ -228,6 +237,7 @@ pub static LOCALES: &[Locale] = &[
             all_books: "Tous les livres",
             published: "Publié le",
             start_reading: "Commencer la lecture",
+            languages: "Langues",
         },
         site: SiteWords {
             heading: "Livres",
@@ -244,6 +254,8 @@ pub static LOCALES: &[Locale] = &[
             verify: "Pour vérifier un fichier téléchargé, comparez son SHA-256 avec la sortie de",
             file_word: "fichier",
             empty: "Pas encore de livres.",
+            posts_of: "{n} textes sur {total}",
+            posts_of_one: "{n} texte sur 1",
         },
     },
     Locale {
@@ -284,6 +296,7 @@ pub static LOCALES: &[Locale] = &[
             all_books: "Alle Bücher",
             published: "Erschienen am",
             start_reading: "Lesen beginnen",
+            languages: "Sprachen",
         },
         site: SiteWords {
             heading: "Bücher",
@@ -300,6 +313,8 @@ pub static LOCALES: &[Locale] = &[
             verify: "Um eine heruntergeladene Datei zu prüfen, vergleichen Sie ihre SHA-256-Summe mit der Ausgabe von",
             file_word: "datei",
             empty: "Noch keine Bücher.",
+            posts_of: "{n} von {total} Texten",
+            posts_of_one: "{n} von 1 Text",
         },
     },
 ];

@@ -57,13 +57,26 @@ enum BlocksKind {
 
 enum InlinesKind {
     Paragraph,
-    Heading { level: u8, id: Option<String> },
+    Heading {
+        level: u8,
+        id: Option<String>,
+    },
     Cell,
     Emph,
     Strong,
     Strike,
-    Link { url: Option<String>, title: String },
-    Image { url: String, title: String },
+    Link {
+        url: Option<String>,
+        title: String,
+    },
+    Image {
+        url: String,
+        title: String,
+    },
+    /// `<span lang="…">` … `</span>`: a phrase in another language.
+    Lang {
+        lang: String,
+    },
 }
 
 pub struct Builder<'a> {
@@ -105,6 +118,9 @@ impl<'a> Builder<'a> {
         let body = self.body;
         for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
             self.event(event, range);
+        }
+        while self.in_lang() {
+            self.close_lang();
         }
         let Some(Frame::Blocks {
             mut blocks,
@@ -187,11 +203,7 @@ impl<'a> Builder<'a> {
                 self.inline(Inline::text(m.to_string()))
             }
             Event::Html(html) => self.raw_html_line(&html),
-            Event::InlineHtml(html) => match classify(&html) {
-                RawHtml::LineBreak => self.inline(Inline::LineBreak),
-                RawHtml::Comment => {}
-                RawHtml::Text(text) => self.inline(Inline::text(text)),
-            },
+            Event::InlineHtml(html) => self.inline_html(&html),
             Event::FootnoteReference(label) => {
                 self.note_refs.push((label.to_string(), range.start));
                 self.inline(Inline::FootnoteRef {
@@ -293,6 +305,10 @@ impl<'a> Builder<'a> {
     }
 
     fn end(&mut self, end: TagEnd) {
+        // A `<span lang>` left open ends with the element it is in.
+        while self.in_lang() {
+            self.close_lang();
+        }
         let frame = self.stack.pop().expect("an end event closes an open frame");
         match frame {
             Frame::Blocks {
@@ -378,6 +394,12 @@ impl<'a> Builder<'a> {
                     self.inline(inline);
                 }
             }
+            InlinesKind::Lang { lang } => self.inline(Inline::Span {
+                role: None,
+                class: String::new(),
+                attrs: [("lang".to_string(), lang)].into_iter().collect(),
+                content,
+            }),
             InlinesKind::Image { url, title } => self.inline(Inline::Image {
                 url,
                 alt: stoa_doc::inlines_text(&content),
@@ -425,23 +447,55 @@ impl<'a> Builder<'a> {
     fn raw_html_line(&mut self, html: &str) {
         match self.stack.last_mut() {
             Some(Frame::Html { text }) => text.push_str(html),
-            _ => match classify(html) {
-                RawHtml::LineBreak => self.inline(Inline::LineBreak),
-                RawHtml::Comment => {}
-                RawHtml::Text(text) => self.inline(Inline::text(text)),
-            },
+            _ => self.inline_html(html),
+        }
+    }
+
+    /// Raw HTML inside text: a line break, a comment (dropped), a phrase's
+    /// language (`<span lang>` … `</span>`), or literal text.
+    fn inline_html(&mut self, html: &str) {
+        match classify(html) {
+            RawHtml::LineBreak => self.inline(Inline::LineBreak),
+            RawHtml::Comment => {}
+            RawHtml::LangOpen(lang) => self.stack.push(Frame::Inlines {
+                kind: InlinesKind::Lang { lang },
+                content: Vec::new(),
+            }),
+            RawHtml::SpanClose if self.in_lang() => self.close_lang(),
+            RawHtml::SpanClose => self.inline(Inline::text(html)),
+            RawHtml::Text(text) => self.inline(Inline::text(text)),
+        }
+    }
+
+    /// Whether the innermost open frame is a `<span lang>`.
+    fn in_lang(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some(Frame::Inlines {
+                kind: InlinesKind::Lang { .. },
+                ..
+            })
+        )
+    }
+
+    /// Closes the innermost `<span lang>` into a span tagged with its language.
+    fn close_lang(&mut self) {
+        if let Some(Frame::Inlines { kind, content }) = self.stack.pop() {
+            self.close_inlines(kind, content);
         }
     }
 
     /// An HTML block is shown as the text the author typed, one paragraph,
-    /// its lines kept as line breaks; comments vanish.
+    /// its lines kept as line breaks; comments vanish. (A language span
+    /// alone on its lines is an HTML block too: it is shown as typed; a
+    /// phrase is tagged inside a paragraph.)
     fn html_block(&mut self, text: String) {
         match classify(&text) {
             RawHtml::Comment => {}
             RawHtml::LineBreak => self.block(Block::Paragraph {
                 content: vec![Inline::LineBreak],
             }),
-            RawHtml::Text(text) => {
+            RawHtml::Text(_) | RawHtml::LangOpen(_) | RawHtml::SpanClose => {
                 let mut content = Vec::new();
                 for (i, line) in text.trim_end().lines().enumerate() {
                     if i > 0 {

@@ -185,3 +185,36 @@ fn undefined_and_unused_notes_are_warnings_with_lines() {
         "{messages:?}"
     );
 }
+
+#[test]
+fn a_span_with_a_language_tags_its_phrase() {
+    let Block::Paragraph { content } = only(
+        r#"He said <span lang="la">*carpe* diem</span>, and <span lang="grc">λόγος</span> </span>."#,
+    ) else {
+        panic!("a paragraph");
+    };
+    let spans: Vec<(&str, String)> = content
+        .iter()
+        .filter_map(|i| match i {
+            Inline::Span { attrs, content, .. } => {
+                Some((attrs["lang"].as_str(), stoa_doc::inlines_text(content)))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        spans,
+        [("la", "carpe diem".to_owned()), ("grc", "λόγος".to_owned())]
+    );
+    assert!(
+        stoa_doc::inlines_text(&content).ends_with("</span>."),
+        "a stray close is text: {content:?}"
+    );
+    let Block::Paragraph { content } = only(r#"Open <span lang="la">to the end"#) else {
+        panic!("a paragraph");
+    };
+    assert!(
+        matches!(&content[1], Inline::Span { attrs, .. } if attrs["lang"] == "la"),
+        "an unclosed span ends with its paragraph: {content:?}"
+    );
+}

@@ -73,6 +73,8 @@ fn main() {
         roots: &[],
         cover_png: None,
         emit_sources: true,
+        pages: None,
+        alternates: &[],
     };
     for round in 1..=2 {
         let start = Instant::now();

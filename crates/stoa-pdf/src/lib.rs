@@ -9,6 +9,7 @@
 mod depth;
 mod diag;
 mod escape;
+mod pages;
 mod source;
 mod world;
 
@@ -56,6 +57,7 @@ impl Renderer for PdfRenderer {
             job.convert_all(&world, &generated, &errors)
         })?;
         warnings.extend(generated.warnings);
+        let pages = Some(pages::page_map(&document));
         let sources = match ctx.emit_sources {
             true => vec![("typ".to_owned(), generated.source.into_bytes())],
             false => Vec::new(),
@@ -64,10 +66,16 @@ impl Renderer for PdfRenderer {
             output: Output::File(pdf),
             sources,
             warnings,
+            pages,
         })
     }
 
     fn draws_covers(&self) -> bool {
+        true
+    }
+
+    /// The PDF knows where its pages begin: [`Rendered::pages`].
+    fn maps_pages(&self) -> bool {
         true
     }
 

@@ -235,7 +235,16 @@ struct ChapterCtx<'c> {
     notes: &'c ChapterNotes,
     /// How many lists the writer is inside.
     list_depth: usize,
+    /// The block path whose children the next block sequence marks with
+    /// [`PAGE_MARK`] metadata: the chapter's top level, and the blocks of a
+    /// top-level container (a dialogue's turns, a glossary's entries).
+    mark: Option<Vec<usize>>,
 }
+
+/// The label of the metadata that marks where a block begins; its value is
+/// the block's [`stoa_render::BlockKey`] as text. After layout, the PDF
+/// renderer reads on which page each landed (one query, linear).
+pub(crate) const PAGE_MARK: &str = "stoa-page";
 
 impl<'a> Gen<'a> {
     fn lit(&mut self, text: &str) {
@@ -334,6 +343,8 @@ impl<'a> Gen<'a> {
             self.date_text(chapter.date.as_deref())
         );
         let _ = writeln!(self.out, ", role: {})[", role_lit(chapter.role.as_ref()));
+        self.page_mark(index, &[]);
+        ctx.mark = Some(Vec::new());
         self.block_seq(&chapter.blocks, &mut ctx);
         self.endnotes(&mut ctx, notes_title);
         if self.notes.collector() == Some(index) {
@@ -358,6 +369,7 @@ impl<'a> Gen<'a> {
             headings,
             notes: self.notes.chapter(index),
             list_depth: 0,
+            mark: None,
         }
     }
 
@@ -382,8 +394,9 @@ impl<'a> Gen<'a> {
     /// Blocks separated by blank lines (paragraph breaks), footnote
     /// definitions left out: the notes plan places them.
     fn block_seq(&mut self, blocks: &[Block], ctx: &mut ChapterCtx) {
+        let marked = ctx.mark.take();
         let mut first = true;
-        for block in blocks {
+        for (i, block) in blocks.iter().enumerate() {
             if matches!(block, Block::FootnoteDef { .. }) || is_empty_par(block) {
                 continue;
             }
@@ -391,8 +404,26 @@ impl<'a> Gen<'a> {
                 self.out.push_str("\n\n");
             }
             first = false;
+            if let Some(parent) = &marked {
+                let mut path = parent.clone();
+                path.push(i);
+                self.page_mark(ctx.index, &path);
+                // One level down, inside a top-level container only.
+                if parent.is_empty() && matches!(block, Block::Div { .. }) {
+                    ctx.mark = Some(path);
+                }
+            }
             self.block(block, ctx);
+            ctx.mark = None;
         }
+    }
+
+    /// `#metadata("3/4")#label("stoa-page")`, right before the block it marks (a
+    /// paragraph takes it in as its first, invisible, inline), so that its
+    /// location is where the block begins.
+    fn page_mark(&mut self, chapter: usize, path: &[usize]) {
+        let key = stoa_render::BlockKey::new(chapter, path).to_text();
+        let _ = write!(self.out, "#metadata(\"{key}\")#label(\"{PAGE_MARK}\")");
     }
 
     fn block_content(&mut self, blocks: &[Block], ctx: &mut ChapterCtx) {

@@ -31,6 +31,8 @@ fn with_context<T>(
         roots,
         cover_png: None,
         emit_sources: true,
+        pages: None,
+        alternates: &[],
     };
     f(&ctx)
 }
@@ -604,5 +606,31 @@ fn a_link_to_a_chapter_reaches_its_title() {
             .contains(r##"#link(label("ch:termos"))[#"os termos"]"##),
         "{}",
         out.source
+    );
+}
+
+#[test]
+fn the_page_map_says_where_each_page_begins_with_the_pdf_labels() {
+    let long = "This paragraph is long enough to take a few lines of the page, \
+                so that many of them fill several pages of the book. "
+        .repeat(4);
+    let blocks: Vec<Block> = (0..40).map(|_| pt(&long)).collect();
+    let book = book(vec![
+        chapter("one", "One", blocks),
+        chapter("two", "Two", vec![pt("Short.")]),
+    ]);
+    let rendered = render_with(&book, &theme_dir(), &[]).expect("renders");
+    let pages = rendered.pages.expect("the PDF maps its pages");
+    let starts: Vec<(String, &str)> = pages.iter().map(|(k, l)| (k.to_text(), l)).collect();
+    assert_eq!(starts[0], ("0".to_owned(), "1"), "{starts:?}");
+    assert!(starts.len() > 3, "{starts:?}");
+    // Arabic labels from 1, one entry per page at most, in book order.
+    let numbers: Vec<u32> = starts.iter().map(|(_, l)| l.parse().unwrap()).collect();
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{starts:?}");
+    let (key, label) = starts.last().unwrap();
+    assert_eq!(key, "1", "the second chapter opens a page: {starts:?}");
+    assert!(
+        label.parse::<u32>().unwrap() % 2 == 1,
+        "on a right-hand page"
     );
 }

@@ -27,6 +27,32 @@ pub struct RenderContext<'a> {
     /// Also return the intermediate sources (e.g. the generated Typst) for
     /// debugging a theme.
     pub emit_sources: bool,
+    /// Where the print edition's pages begin, when the driver rendered the
+    /// PDF of this edition first; the EPUB and the web edition mark those
+    /// pages (page-list, page anchors). `None`: no page markers.
+    pub pages: Option<&'a PageMap>,
+    /// The same book in its other languages, rendered by the same build:
+    /// the web edition links each chapter to the same chapter in them.
+    pub alternates: &'a [Alternate],
+}
+
+/// Another language's edition of the same book, and the chapters it has.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Alternate {
+    /// Its language tag, e.g. `pt-BR`.
+    pub lang: String,
+    /// The slugs of its chapters, sorted: a chapter links only to the
+    /// editions that have it (a post may be untranslated).
+    pub slugs: Vec<String>,
+}
+
+impl Alternate {
+    /// Whether this edition has the chapter `slug`.
+    pub fn has(&self, slug: &str) -> bool {
+        self.slugs
+            .binary_search_by(|s| s.as_str().cmp(slug))
+            .is_ok()
+    }
 }
 
 /// What a renderer made of one edition.
@@ -39,6 +65,88 @@ pub struct Rendered {
     pub sources: Vec<(String, Vec<u8>)>,
     /// What deserves a look but did not stop the rendering.
     pub warnings: Vec<Diagnostic>,
+    /// For a paged format (the PDF): where each page begins, for the
+    /// other formats' page markers.
+    pub pages: Option<PageMap>,
+}
+
+/// A block of a chapter, by position: the chapter's index in the book and
+/// the path of block indices inside it (`[]` is the chapter's opening,
+/// `[4]` its fifth top-level block, `[4, 2]` the third block inside that
+/// one). Every renderer walks the same tree, so positions agree.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BlockKey {
+    /// The chapter's index in [`Book::chapters`](stoa_doc::Book).
+    pub chapter: usize,
+    /// Indices of the blocks, outermost first.
+    pub path: Vec<usize>,
+}
+
+impl BlockKey {
+    /// The key of `path` in chapter `chapter`.
+    pub fn new(chapter: usize, path: &[usize]) -> Self {
+        BlockKey {
+            chapter,
+            path: path.to_vec(),
+        }
+    }
+
+    /// The key as text (`3/4/2`), which a paged renderer can carry through
+    /// its layout engine and [`BlockKey::parse`] reads back.
+    pub fn to_text(&self) -> String {
+        std::iter::once(self.chapter)
+            .chain(self.path.iter().copied())
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// Reads [`BlockKey::to_text`]'s form; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Self> {
+        let mut numbers = text.split('/').map(|n| n.parse::<usize>().ok());
+        let chapter = numbers.next()??;
+        let path = numbers.collect::<Option<Vec<_>>>()?;
+        Some(BlockKey { chapter, path })
+    }
+}
+
+/// Where each page of a paged edition begins, at block granularity: for
+/// the first block that starts on a page, that page's label as the PDF
+/// prints it (`1`, `41`). Pages that hold only the rest of a block that
+/// began earlier have no entry.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PageMap {
+    starts: std::collections::BTreeMap<BlockKey, String>,
+}
+
+impl PageMap {
+    /// Records that the page labelled `label` begins at `block`.
+    pub fn insert(&mut self, block: BlockKey, label: String) {
+        self.starts.insert(block, label);
+    }
+
+    /// The label of the page that begins at block `path` of `chapter`.
+    pub fn page_at(&self, chapter: usize, path: &[usize]) -> Option<&str> {
+        // Keys are small; building one per lookup keeps the API simple.
+        self.starts
+            .get(&BlockKey::new(chapter, path))
+            .map(String::as_str)
+    }
+
+    /// Every page start, in book order.
+    pub fn iter(&self) -> impl Iterator<Item = (&BlockKey, &str)> {
+        self.starts.iter().map(|(k, v)| (k, v.as_str()))
+    }
+
+    /// The number of page starts.
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Whether no page start is known.
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
 }
 
 /// A rendered artifact: one file, or a folder of files.
@@ -74,6 +182,13 @@ pub trait Renderer: Sync {
     /// The format this renderer writes.
     fn format(&self) -> Format;
 
+    /// Whether this renderer returns a [`PageMap`] in
+    /// [`Rendered::pages`]: the driver then renders it before the others,
+    /// which get the map in [`RenderContext::pages`].
+    fn maps_pages(&self) -> bool {
+        false
+    }
+
     /// Renders one edition.
     fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>>;
 
@@ -93,5 +208,28 @@ pub trait Renderer: Sync {
             "the {} renderer does not draw covers",
             self.format()
         ))])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_keys_read_back_and_sort_in_book_order() {
+        let key = BlockKey::new(3, &[4, 2]);
+        assert_eq!(key.to_text(), "3/4/2");
+        assert_eq!(BlockKey::parse("3/4/2"), Some(key.clone()));
+        assert_eq!(BlockKey::parse("3"), Some(BlockKey::new(3, &[])));
+        assert_eq!(BlockKey::parse("3/x"), None);
+        assert_eq!(BlockKey::parse(""), None);
+        let mut map = PageMap::default();
+        map.insert(BlockKey::new(3, &[10]), "5".into());
+        map.insert(key, "4".into());
+        map.insert(BlockKey::new(3, &[]), "3".into());
+        let labels: Vec<&str> = map.iter().map(|(_, l)| l).collect();
+        assert_eq!(labels, ["3", "4", "5"]);
+        assert_eq!(map.page_at(3, &[4, 2]), Some("4"));
+        assert_eq!(map.page_at(3, &[4]), None);
     }
 }

@@ -220,9 +220,19 @@ fn book(out: &mut String, edition: &Edition, ui: &Ui) {
     if let Some(subtitle) = &e.subtitle {
         let _ = writeln!(out, "<p class=\"subtitle\">{}</p>", esc(subtitle));
     }
+    // How complete the edition is, when the book lists its posts: the
+    // reader of a translation sees what it leaves out.
+    let completeness = if e.book_posts > 0 {
+        format!(
+            " · <span class=\"completeness\">{}</span>",
+            esc(&ui.completeness(e.posts, e.book_posts))
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "<p class=\"byline\">{} · {} <time datetime=\"{}\">{}</time></p>\n</div>",
+        "<p class=\"byline\">{} · {} <time datetime=\"{}\">{}</time>{completeness}</p>\n</div>",
         esc(&e.author),
         esc(ui.published),
         esc(&e.date),
@@ -487,6 +497,8 @@ mod tests {
             cover: None,
             files: vec![],
             web: None,
+            posts: 14,
+            book_posts: 15,
         }
     }
 
@@ -519,6 +531,19 @@ mod tests {
         assert!(page.contains("A &lt;b&gt;"));
         assert!(page.contains("x &amp; y"));
         assert!(page.contains("href=\"a%20b.epub\""));
+    }
+
+    #[test]
+    fn each_edition_says_how_complete_it_is() {
+        let (pt, en) = (entry("b", "pt-BR", "Livro"), entry("b", "en", "Book"));
+        let page = render(
+            &[edition(&pt), edition(&en)],
+            &["pt-BR".into(), "en".into()],
+        );
+        assert!(page.contains("<span class=\"completeness\">14 de 15 textos</span>"));
+        assert!(page.contains("<span class=\"completeness\">14 of 15 posts</span>"));
+        let catalog = crate::opds::render(&[edition(&en)], &["en".into()], None);
+        assert!(catalog.contains("<content type=\"text\">14 of 15 posts</content>"));
     }
 
     #[test]

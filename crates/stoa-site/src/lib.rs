@@ -41,6 +41,11 @@ pub struct SiteEntry {
     pub files: Vec<PathBuf>,
     /// The web edition's start page, relative to the output directory.
     pub web: Option<PathBuf>,
+    /// How many of the book's posts this edition has (the others are not
+    /// translated yet); the page and the catalog say "14 of 15 posts".
+    pub posts: usize,
+    /// How many posts the book lists; 0 leaves completeness unsaid.
+    pub book_posts: usize,
 }
 
 /// An entry with what was learnt from the files on disk.

@@ -137,6 +137,10 @@ fn entry(out: &mut String, edition: &Edition) {
     if let Some(summary) = e.description.as_ref().or(e.subtitle.as_ref()) {
         let _ = writeln!(out, "    <summary type=\"text\">{}</summary>", esc(summary));
     }
+    if e.book_posts > 0 {
+        let words = crate::i18n::ui(&e.lang).completeness(e.posts, e.book_posts);
+        let _ = writeln!(out, "    <content type=\"text\">{}</content>", esc(&words));
+    }
     if let Some(cover) = &edition.cover {
         for rel in [
             "http://opds-spec.org/image",

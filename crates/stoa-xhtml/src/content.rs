@@ -34,6 +34,10 @@ pub(crate) struct Writer<'m, 'a> {
     /// Before the ids of references (those inside notes in the notes
     /// chapter, which holds the notes of many chapters).
     ref_prefix: String,
+    /// The block path whose children the next block sequence marks with
+    /// print page breaks: the chapter's top level and the blocks of a
+    /// top-level container, as the PDF marks them.
+    mark: Option<Vec<usize>>,
 }
 
 impl<'m, 'a> Writer<'m, 'a> {
@@ -49,11 +53,13 @@ impl<'m, 'a> Writer<'m, 'a> {
             hold: 0,
             in_link: 0,
             ref_prefix: String::new(),
+            mark: None,
         }
     }
 
     /// The blocks, then the notes the plan puts after them.
     pub(crate) fn chapter(mut self, blocks: &[Block], x: &mut Xml) {
+        self.mark = Some(Vec::new());
         self.blocks(blocks, x);
         self.flush_asides(x);
         if self.notes.placement == Placement::Endnotes && !self.notes.notes.is_empty() {
@@ -62,12 +68,22 @@ impl<'m, 'a> Writer<'m, 'a> {
     }
 
     fn blocks(&mut self, blocks: &[Block], x: &mut Xml) {
-        for block in blocks {
+        let marked = self.mark.take();
+        for (i, block) in blocks.iter().enumerate() {
             // Definitions are written where the plan places their notes.
             if let Block::FootnoteDef { .. } = block {
                 continue;
             }
+            if let Some(parent) = &marked {
+                let mut path = parent.clone();
+                path.push(i);
+                self.m.page_break_at(self.source, &path, x);
+                if parent.is_empty() && matches!(block, Block::Div { .. }) {
+                    self.mark = Some(path);
+                }
+            }
             self.block(block, x);
+            self.mark = None;
             x.newline();
             if self.hold == 0 {
                 self.flush_asides(x);
@@ -147,12 +163,24 @@ impl<'m, 'a> Writer<'m, 'a> {
             x.open("li", &[]);
             if let Some(checked) = item.checked {
                 let state = if checked { "checked" } else { "" };
+                // A form control needs a name: the item's text is what it
+                // says is done or to do.
+                let name = match item.blocks.first() {
+                    Some(Block::Paragraph { content }) => stoa_doc::inlines_text(content),
+                    _ => String::new(),
+                };
+                let label = if name.trim().is_empty() {
+                    ""
+                } else {
+                    "aria-label"
+                };
                 x.empty(
                     "input",
                     &[
                         ("type", "checkbox"),
                         ("disabled", "disabled"),
                         (state, "checked"),
+                        (label, name.trim()),
                     ],
                 );
                 x.text(" ");
@@ -214,18 +242,28 @@ impl<'m, 'a> Writer<'m, 'a> {
         x: &mut Xml,
     ) {
         let in_glossary = *role == Role::Glossary;
-        // `dl` takes no landmark role in HTML; epub:type carries the meaning.
+        // `dl` may take neither a landmark role nor `doc-glossary`, and an
+        // `epub:type` without its matching role fails accessibility checks:
+        // the list keeps its class; its terms and definitions (`glossterm`,
+        // `glossdef`, whose roles `dt` and `dd` have) carry the meaning.
         let attrs = self
             .m
-            .container_attrs(class, Some(role), attrs, in_glossary, false);
+            .container_attrs(class, None, attrs, in_glossary, false);
         x.open_owned("dl", &attrs).newline();
         self.hold += 1;
-        for item in items {
+        let marked = self.mark.take();
+        for (j, item) in items.iter().enumerate() {
             let attrs =
                 self.m
                     .container_attrs(item.class, Some(item.role), item.attrs, in_glossary, false);
             let term = *item.role == Role::Term;
             x.open_owned(if term { "dt" } else { "dd" }, &attrs);
+            // A `dl` holds only terms and definitions: a page break goes inside.
+            if let Some(parent) = &marked {
+                let mut path = parent.clone();
+                path.push(j);
+                self.m.page_break_at(self.source, &path, x);
+            }
             match item.blocks {
                 [Block::Paragraph { content }] if term => {
                     x.open("dfn", &[]);

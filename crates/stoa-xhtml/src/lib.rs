@@ -16,6 +16,7 @@ pub use xml::{Xml, escape};
 
 use stoa_doc::{Attrs, Book, Chapter, ChapterKind, IdIndex, NotesPlan, Role};
 use stoa_locale::Locale;
+use stoa_render::PageMap;
 
 /// The dialect written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +58,9 @@ pub struct Markup<'a> {
     pub ids: &'a IdIndex,
     /// The dialect.
     pub flavor: Flavor,
+    /// Where the print edition's pages begin: page-break markers are
+    /// written there ([`Markup::with_pages`]).
+    pub pages: Option<&'a PageMap>,
 }
 
 impl<'a> Markup<'a> {
@@ -67,6 +71,51 @@ impl<'a> Markup<'a> {
             notes,
             ids,
             flavor,
+            pages: None,
+        }
+    }
+
+    /// The same edition, marking where the print edition's pages begin.
+    pub fn with_pages(mut self, pages: Option<&'a PageMap>) -> Self {
+        self.pages = pages;
+        self
+    }
+
+    /// A page-break marker for the print page labelled `label`: an empty
+    /// span, `doc-pagebreak`, named by the label, with the id
+    /// [`page_id`] gives (EPUB's page list and the web's anchors link to it).
+    pub fn page_break(&self, label: &str, x: &mut Xml) {
+        self.page_break_with_id(label, &page_id(label), x);
+    }
+
+    fn page_break_with_id(&self, label: &str, id: &str, x: &mut Xml) {
+        let epub_type = if self.flavor.is_epub() {
+            "epub:type"
+        } else {
+            ""
+        };
+        x.open(
+            "span",
+            &[
+                ("id", id),
+                (epub_type, "pagebreak"),
+                ("role", "doc-pagebreak"),
+                ("aria-label", label),
+            ],
+        )
+        .close();
+    }
+
+    /// The marker of the page that begins at block `path` of chapter
+    /// `chapter`, if one does.
+    pub(crate) fn page_break_at(&self, chapter: usize, path: &[usize], x: &mut Xml) {
+        if let Some(label) = self.pages.and_then(|p| p.page_at(chapter, path)) {
+            // An author's own `page-41` in this chapter keeps its id.
+            let mut id = page_id(label);
+            if self.ids.chapters_of(&id).contains(&chapter) {
+                id.push_str("-print");
+            }
+            self.page_break_with_id(label, &id, x);
         }
     }
 
@@ -117,6 +166,7 @@ impl<'a> Markup<'a> {
                 ("aria-labelledby", "chapter-title"),
             ],
         );
+        self.page_break_at(index, &[], &mut x);
         x.open("header", &[]);
         x.element("h1", &[("id", "chapter-title")], &chapter.title);
         if let Some(date) = &chapter.date {
@@ -203,6 +253,16 @@ impl<'a> Markup<'a> {
         }
         out
     }
+}
+
+/// The id of the marker of the print page labelled `label`: `page-41`
+/// (anything but ASCII letters and digits becomes `-`).
+pub fn page_id(label: &str) -> String {
+    let clean: String = label
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    format!("page-{clean}")
 }
 
 /// How a chapter is marked: its class and `epub:type`, and its ARIA role.

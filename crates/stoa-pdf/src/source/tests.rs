@@ -319,7 +319,11 @@ fn roles_reach_the_theme_in_attrs_and_calls_keep_their_signature() {
     c.role = Some(Role::Glossary);
     let src = source_of(&book_of(vec![c]));
     for call in [
-        r##"#div("terms", ("stoa:role": "definition-list", ), [#div("t", ("stoa:role": "term", ), [#"word"])"##,
+        // Each top-level block and each block of a top-level container is
+        // marked, so that the PDF knows where the print pages begin.
+        r##"#metadata("0/0")#label("stoa-page")#div("terms", ("stoa:role": "definition-list", ), [#metadata("0/0/0")#label("stoa-page")#div("t", ("stoa:role": "term", ), [#"word"])"##,
+        r##"#metadata("0/0/1")#label("stoa-page")#div("d", "##,
+        r##"#metadata("0/1")#label("stoa-page")#div("e", "##,
         r##"#div("d", ("stoa:role": "definition", ), [#span("who", ("stoa:role": "speaker", ), [#"A"])])"##,
         r##"#div("e", ("stoa:role": "epigraph", ), [])"##,
         r##"#div("plain", (:), [])"##,

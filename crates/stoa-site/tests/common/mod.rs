@@ -48,6 +48,8 @@ pub fn fake_dist(dir: &Path) -> Vec<SiteEntry> {
             cover,
             files,
             web,
+            posts: 0,
+            book_posts: 0,
         });
     }
     entries

@@ -1,0 +1,76 @@
+//! Stale translations, checked before a build: warnings, or errors with
+//! `--deny-stale` (stoa-translate knows what is stale).
+
+use crate::plan::{BuildOptions, Event, Report};
+use stoa_book::BookConfig;
+use stoa_doc::{Diagnostic, Severity};
+
+/// One diagnostic per stale translation of the books being built, in the
+/// languages being built; errors when `deny_stale` is set.
+pub(crate) fn stale(options: &BuildOptions, configs: &[&BookConfig]) -> Vec<Diagnostic> {
+    let statuses: Vec<_> = configs
+        .iter()
+        .map(|c| stoa_translate::book_status(c))
+        .collect();
+    let mut found = stoa_translate::check(&statuses, &options.languages);
+    if options.deny_stale {
+        for d in &mut found {
+            d.severity = Severity::Error;
+        }
+    }
+    found
+}
+
+/// Tells `sink` about every stale translation and records it in `report`.
+/// True when they are errors (`--deny-stale`): the build stops there, so
+/// that the artifacts of the last good build stay as they were.
+pub(crate) fn report_stale(
+    options: &BuildOptions,
+    configs: &[&BookConfig],
+    sink: &(dyn Fn(Event) + Sync),
+    report: &mut Report,
+) -> bool {
+    let found = stale(options, configs);
+    let denied: Vec<Diagnostic> = found
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .cloned()
+        .collect();
+    if !denied.is_empty() {
+        sink(Event::Failed("stale translations (--deny-stale)", &denied));
+        report.errors.extend(denied);
+        return true;
+    }
+    for warning in found {
+        sink(Event::Warning(&warning));
+        report.warnings.push(warning);
+    }
+    false
+}
+
+/// For each edition of `editions` (book id, tree), the other editions of
+/// the same book among them with their chapters: what the web edition
+/// links each chapter to. Only editions of this build are named, so that
+/// every link points to a page this build writes.
+pub(crate) fn alternates<'a>(
+    editions: impl Iterator<Item = (&'a str, &'a stoa_doc::Book)>,
+) -> Vec<Vec<stoa_render::Alternate>> {
+    let all: Vec<(&str, &str, Vec<String>)> = editions
+        .map(|(id, book)| {
+            let mut slugs: Vec<String> = book.chapters.iter().map(|c| c.slug.clone()).collect();
+            slugs.sort();
+            (id, book.lang.as_str(), slugs)
+        })
+        .collect();
+    all.iter()
+        .map(|(id, lang, _)| {
+            all.iter()
+                .filter(|(other, l, _)| other == id && l != lang)
+                .map(|(_, l, slugs)| stoa_render::Alternate {
+                    lang: l.to_string(),
+                    slugs: slugs.clone(),
+                })
+                .collect()
+        })
+        .collect()
+}

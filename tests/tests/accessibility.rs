@@ -1,0 +1,167 @@
+//! Accessibility end to end: Ace by DAISY (installed by
+//! scripts/install-test-tools, run with the system Chromium) finds no
+//! violation of any severity in any EPUB of books/ or of the fixtures, the
+//! page list included (the books are built with their PDF, so that the
+//! EPUBs carry the print edition's page breaks).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use stoa_tests::*;
+
+/// Ace's command: `STOA_ACE`, or the one scripts/install-test-tools puts in
+/// `$STOA_TEST_TOOLS/ace` (default `~/.cache/stoa-test-tools`).
+fn ace_bin() -> PathBuf {
+    if let Some(ace) = std::env::var_os("STOA_ACE") {
+        return PathBuf::from(ace);
+    }
+    let tools = std::env::var_os("STOA_TEST_TOOLS")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/stoa-test-tools")))
+        .expect("HOME or STOA_TEST_TOOLS is set");
+    let ace = tools.join("ace/node_modules/.bin/ace-cli");
+    assert!(
+        ace.is_file(),
+        "Ace by DAISY is not installed: run scripts/install-test-tools (or set STOA_ACE)"
+    );
+    ace
+}
+
+/// The browser Ace drives: `PUPPETEER_EXECUTABLE_PATH`, else the system
+/// Chromium (puppeteer's own download is skipped at install).
+fn chromium() -> PathBuf {
+    if let Some(path) = std::env::var_os("PUPPETEER_EXECUTABLE_PATH") {
+        return PathBuf::from(path);
+    }
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+        .expect("Chromium is not installed: run scripts/install-test-tools")
+}
+
+/// Runs Ace on each EPUB (two at a time: one slow book does not hold the
+/// others up) and returns every violation, as `file: document: impact rule
+/// (where) why`.
+fn ace(epubs: &[PathBuf]) -> Vec<String> {
+    let (ace, browser) = (ace_bin(), chromium());
+    let reports = tempfile::tempdir().expect("temp dir");
+    let queue = std::sync::Mutex::new(epubs.iter().enumerate());
+    let problems = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                loop {
+                    let Some((n, epub)) = queue.lock().expect("queue").next() else {
+                        return;
+                    };
+                    let out = reports.path().join(n.to_string());
+                    let output = Command::new(&ace)
+                        .args(["--silent", "--force", "--outdir"])
+                        .arg(&out)
+                        .arg(epub)
+                        .env("PUPPETEER_EXECUTABLE_PATH", &browser)
+                        .output()
+                        .expect("ace runs (scripts/install-test-tools installs it)");
+                    let report =
+                        std::fs::read_to_string(out.join("report.json")).unwrap_or_else(|_| {
+                            panic!(
+                                "Ace wrote no report for {}:\n{}{}",
+                                epub.display(),
+                                String::from_utf8_lossy(&output.stdout),
+                                String::from_utf8_lossy(&output.stderr)
+                            )
+                        });
+                    let found = violations(&report, epub);
+                    problems.lock().expect("problems").extend(found);
+                }
+            });
+        }
+    });
+    let mut problems = problems.into_inner().expect("problems");
+    problems.sort();
+    problems
+}
+
+/// The violations of an Ace report (`report.json`).
+fn violations(report: &str, epub: &Path) -> Vec<String> {
+    let report: serde_json::Value = serde_json::from_str(report).expect("Ace's report is JSON");
+    let mut found = Vec::new();
+    for document in report["assertions"].as_array().into_iter().flatten() {
+        let url = document["earl:testSubject"]["url"].as_str().unwrap_or("?");
+        for assertion in document["assertions"].as_array().into_iter().flatten() {
+            if assertion["earl:result"]["earl:outcome"] != "fail" {
+                continue;
+            }
+            let test = &assertion["earl:test"];
+            found.push(format!(
+                "{}: {url}: {} {} ({}) {}",
+                epub.display(),
+                test["earl:impact"].as_str().unwrap_or("?"),
+                test["dct:title"].as_str().unwrap_or("?"),
+                assertion["earl:result"]["earl:pointer"]["css"],
+                assertion["earl:result"]["dct:description"]
+                    .as_str()
+                    .unwrap_or("")
+                    .lines()
+                    .next()
+                    .unwrap_or(""),
+            ));
+        }
+    }
+    if found.is_empty() && report["earl:result"]["earl:outcome"] != "pass" {
+        found.push(format!("{}: Ace says the book fails", epub.display()));
+    }
+    found
+}
+
+/// Builds `formats` of every book of `project` and returns its EPUBs.
+fn build_epubs(project: &Path, formats: &[&str]) -> Vec<PathBuf> {
+    let mut args = vec!["build", "--no-site", "--out", "dist"];
+    for format in formats {
+        args.extend(["--format", format]);
+    }
+    let result = stoa(project, &args);
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(result.status.success(), "stoa build failed:\n{stderr}");
+    let dist = project.join("dist");
+    files_below(&dist)
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "epub"))
+        .map(|f| dist.join(f))
+        .collect()
+}
+
+#[test]
+fn every_epub_of_the_books_passes_ace_with_its_page_list() {
+    let project = project_from(&repo_root().join("books"));
+    let epubs = build_epubs(project.path(), &["pdf", "epub"]);
+    assert_eq!(epubs.len(), 4, "{epubs:?}");
+    for epub in &epubs {
+        let nav = zip_entry(epub, "OEBPS/nav.xhtml");
+        assert!(
+            nav.contains("epub:type=\"page-list\""),
+            "{}",
+            epub.display()
+        );
+    }
+    let problems = ace(&epubs);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_epub_of_the_fixtures_passes_ace() {
+    let mut epubs = Vec::new();
+    let mut projects = Vec::new();
+    // The torture set also with its PDF: page breaks in odd places.
+    let torture = torture_project();
+    epubs.extend(build_epubs(torture.path(), &["pdf", "epub"]));
+    projects.push(torture);
+    for fixture_books in ["footnotes/books", "notes-agree/books"] {
+        let project = project_from(&fixture(fixture_books));
+        epubs.extend(build_epubs(project.path(), &["epub"]));
+        projects.push(project);
+    }
+    assert!(epubs.len() >= 10, "{epubs:?}");
+    let problems = ace(&epubs);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

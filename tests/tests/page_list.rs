@@ -1,0 +1,317 @@
+//! The print edition's pages in every format: the PDF labels its front
+//! matter i, ii, … and its text 1, 2, … with no label twice; the EPUB's page
+//! list (and the web edition's page anchors) name those labels, and the
+//! text that follows each page break begins on that page of the PDF, as
+//! pdftotext reads it (block granularity, one line of tolerance).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use stoa_tests::*;
+
+/// Builds the PDF, the EPUB and the web edition of every book of `project`.
+fn build_all(project: &Path) -> PathBuf {
+    let args = [
+        "build",
+        "--no-site",
+        "--out",
+        "dist",
+        "--format",
+        "pdf",
+        "--format",
+        "epub",
+        "--format",
+        "html",
+    ];
+    let result = stoa(project, &args);
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(result.status.success(), "stoa build failed:\n{stderr}");
+    project.join("dist")
+}
+
+fn tool(name: &str, args: &[&str], file: &Path) -> String {
+    let out = Command::new(name)
+        .args(args)
+        .arg(file)
+        .output()
+        .unwrap_or_else(|e| panic!("{name} runs (scripts/install-test-tools): {e}"));
+    assert!(out.status.success(), "{name} failed on {}", file.display());
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// Lowercase roman numerals, as PDF's `/r` style writes them.
+fn roman(mut n: u64) -> String {
+    let table = [
+        (1000, "m"),
+        (900, "cm"),
+        (500, "d"),
+        (400, "cd"),
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
+    ];
+    let mut out = String::new();
+    for (value, letters) in table {
+        while n >= value {
+            out.push_str(letters);
+            n -= value;
+        }
+    }
+    out
+}
+
+/// The label of every page of the PDF, from its page-label tree as qpdf
+/// reads it.
+fn page_labels(pdf: &Path) -> Vec<String> {
+    let json = tool("qpdf", &["--json=2", "--json-key=pagelabels"], pdf);
+    let value: serde_json::Value = serde_json::from_str(&json).expect("qpdf JSON");
+    let ranges: Vec<(u64, String, u64)> = value["pagelabels"]
+        .as_array()
+        .expect("the PDF has page labels")
+        .iter()
+        .map(|r| {
+            let label = &r["label"];
+            (
+                r["index"].as_u64().expect("index"),
+                label["/S"].as_str().unwrap_or("").to_owned(),
+                label["/St"].as_u64().unwrap_or(1),
+            )
+        })
+        .collect();
+    let info = tool("pdfinfo", &[], pdf);
+    let pages: u64 = info
+        .lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("pdfinfo gives the page count");
+    (0..pages)
+        .map(|i| {
+            let (start, style, first) = ranges
+                .iter()
+                .rev()
+                .find(|(start, _, _)| *start <= i)
+                .expect("a label range covers every page");
+            let n = first + (i - start);
+            match style.as_str() {
+                "/r" => roman(n),
+                "/D" => n.to_string(),
+                other => panic!("unexpected page label style {other} in {}", pdf.display()),
+            }
+        })
+        .collect()
+}
+
+/// Letters only, lowercased: what survives hyphenation, small capitals,
+/// ligatures and line breaks in both the XHTML and pdftotext's output.
+fn letters(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphabetic())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The text of markup, tags dropped.
+fn strip_tags(markup: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in markup.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                out.push(' ');
+            }
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+}
+
+/// (label, href) of each entry of the EPUB's page list.
+fn page_list(epub: &Path) -> Vec<(String, String)> {
+    let nav = zip_entry(epub, "OEBPS/nav.xhtml");
+    let start = nav
+        .find("epub:type=\"page-list\"")
+        .unwrap_or_else(|| panic!("{}: no page-list nav", epub.display()));
+    let list = &nav[start..nav[start..].find("</nav>").map_or(nav.len(), |e| start + e)];
+    list.match_indices("<a href=\"")
+        .map(|(i, m)| {
+            let rest = &list[i + m.len()..];
+            let href = &rest[..rest.find('"').expect("href ends")];
+            let text = &rest[rest.find('>').expect("a tag ends") + 1..];
+            let label = &text[..text.find("</a>").expect("a ends")];
+            (label.to_owned(), href.to_owned())
+        })
+        .collect()
+}
+
+/// Checks one edition; returns what is wrong.
+fn check_edition(dist: &Path, book: &str, lang: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let stem = dist.join(book).join(format!("{book}-{lang}"));
+    let (pdf, epub) = (stem.with_extension("pdf"), stem.with_extension("epub"));
+    let labels = page_labels(&pdf);
+    // Front matter i, ii, …; then 1, 2, …; no label twice.
+    let first_arabic = labels
+        .iter()
+        .position(|l| l.chars().all(|c| c.is_ascii_digit()))
+        .expect("the text is numbered in arabic");
+    for (i, label) in labels[..first_arabic].iter().enumerate() {
+        assert_eq!(
+            *label,
+            roman(i as u64 + 1),
+            "{}: front matter",
+            pdf.display()
+        );
+    }
+    assert_eq!(labels[first_arabic], "1", "{}", pdf.display());
+    let distinct: HashSet<&String> = labels.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        labels.len(),
+        "{}: {labels:?}",
+        pdf.display()
+    );
+
+    let out = Command::new("pdftotext")
+        .args(["-enc", "UTF-8"])
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs (scripts/install-test-tools)");
+    assert!(
+        out.status.success(),
+        "pdftotext failed on {}",
+        pdf.display()
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8 text");
+    let pages: Vec<&str> = text.split('\u{c}').collect();
+    let entries = page_list(&epub);
+    assert!(!entries.is_empty(), "{}: empty page list", epub.display());
+    let spine = spine(&epub);
+    let first_chapter = spine
+        .iter()
+        .find(|h| !["cover.xhtml", "title.xhtml", "contents.xhtml"].contains(&h.as_str()))
+        .expect("a chapter");
+    assert_eq!(
+        entries[0],
+        ("1".to_owned(), format!("{first_chapter}#page-1")),
+        "{}: the first chapter opens on page 1",
+        epub.display()
+    );
+    let mut seen = HashSet::new();
+    for (label, href) in &entries {
+        assert!(seen.insert(label), "{}: page {label} twice", epub.display());
+        let (file, id) = href.split_once('#').expect("href has a fragment");
+        let xhtml = zip_entry(&epub, &format!("OEBPS/{file}"));
+        let marker = format!("id=\"{id}\"");
+        let at = xhtml
+            .find(&marker)
+            .unwrap_or_else(|| panic!("{}: {href} has no marker", epub.display()));
+        let tag = &xhtml[xhtml[..at].rfind('<').expect("tag start")..];
+        let tag = &tag[..tag.find('>').expect("tag end")];
+        assert!(
+            tag.contains("epub:type=\"pagebreak\"")
+                && tag.contains("role=\"doc-pagebreak\"")
+                && tag.contains(&format!("aria-label=\"{label}\"")),
+            "{}: {tag}",
+            epub.display()
+        );
+        // The web edition has the same anchor in the same chapter.
+        let web = dist
+            .join(book)
+            .join(lang)
+            .join(file.replace(".xhtml", ".html"));
+        let page = std::fs::read_to_string(&web).expect("web page");
+        assert!(page.contains(&marker), "{}: no {marker}", web.display());
+        // The text after the marker begins on that page of the PDF.
+        let end = xhtml[at..].find("</span>").expect("the marker is closed") + at;
+        let after = letters(&strip_tags(&xhtml[end..]));
+        // Enough letters to tell a block from the others on its page; not
+        // so many that what an image draws (text in the PDF, none in the
+        // XHTML) comes in between.
+        let wanted: String = after.chars().take(12).collect();
+        let index = labels
+            .iter()
+            .position(|l| l == label)
+            .unwrap_or_else(|| panic!("{}: no PDF page {label}", pdf.display()));
+        let lines = |p: usize| -> Vec<&str> {
+            pages
+                .get(p)
+                .map(|t| t.lines().filter(|l| !l.trim().is_empty()).collect())
+                .unwrap_or_default()
+        };
+        // One line of tolerance: the block may begin on the last line of
+        // the page before, or on the first line of text of the next (after
+        // its running head).
+        let before = lines(index.wrapping_sub(1)).last().copied().unwrap_or("");
+        let next: Vec<&str> = lines(index + 1).into_iter().take(2).collect();
+        let window = letters(&format!("{before}\n{}\n{}", pages[index], next.join("\n")));
+        if !window.contains(&wanted) {
+            problems.push(format!(
+                "{}: page {label}: `{wanted}` is not on PDF page {} ({})",
+                epub.display(),
+                index + 1,
+                pages[index].chars().take(200).collect::<String>()
+            ));
+        }
+    }
+    problems
+}
+
+#[test]
+fn the_page_list_of_each_edition_matches_its_pdf() {
+    let project = project_from(&repo_root().join("books"));
+    let dist = build_all(project.path());
+    let mut problems = Vec::new();
+    let mut epubs = Vec::new();
+    for book in ["collection", "dialogues"] {
+        for lang in ["en", "pt-BR"] {
+            problems.extend(check_edition(&dist, book, lang));
+            epubs.push(dist.join(book).join(format!("{book}-{lang}.epub")));
+        }
+    }
+    let torture = torture_project();
+    let torture_dist = build_all(torture.path());
+    problems.extend(check_edition(&torture_dist, "torture", "en"));
+    epubs.push(torture_dist.join("torture/torture-en.epub"));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let failures = epubcheck(&epubs);
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures
+            .iter()
+            .map(|(f, r)| format!("{}:\n{r}", f.display()))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn without_the_pdf_there_is_no_page_list() {
+    let project = torture_project();
+    let result = stoa(
+        project.path(),
+        &["build", "--no-site", "--out", "dist", "--format", "epub"],
+    );
+    assert!(result.status.success());
+    let epub = project.path().join("dist/torture/torture-en.epub");
+    let nav = zip_entry(&epub, "OEBPS/nav.xhtml");
+    assert!(!nav.contains("page-list"), "{nav}");
+    let opf = zip_entry(&epub, "OEBPS/content.opf");
+    assert!(
+        !opf.contains("pageBreakMarkers") && !opf.contains("dc:source"),
+        "{opf}"
+    );
+}
