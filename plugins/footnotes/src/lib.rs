@@ -30,6 +30,9 @@ use stoa_sdk::{
 /// The style sheet for footnote asides and the notes chapter, for EPUB and
 /// the web edition.
 pub const CSS: &str = include_str!("footnotes.css");
+/// What the web edition adds: the rule takes the theme's colour, which
+/// follows light and dark mode (EPUB readers get the fixed grey alone).
+pub const WEB_CSS: &str = "aside.footnote { border-top-color: var(--rule, #bbb); }\n";
 /// The Typst rules for the foot of the page.
 pub const TYPST: &str = include_str!("footnotes.typ");
 
@@ -83,7 +86,8 @@ impl Plugin for Footnotes {
 
     fn styles(&self, format: Format, _ctx: &Context) -> String {
         match format {
-            Format::Epub | Format::Html => CSS.into(),
+            Format::Epub => CSS.into(),
+            Format::Html => format!("{CSS}{WEB_CSS}"),
             Format::Pdf => TYPST.into(),
         }
     }

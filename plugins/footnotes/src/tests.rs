@@ -264,3 +264,16 @@ fn either_plugin_order_gives_the_same_marks() {
     };
     assert_eq!(run(true), run(false));
 }
+
+#[test]
+fn the_web_rule_follows_the_theme_and_the_epub_keeps_plain_css() {
+    let ctx = Context::new(json!({}), "en", "b");
+    let epub = Footnotes.styles(Format::Epub, &ctx);
+    let web = Footnotes.styles(Format::Html, &ctx);
+    assert!(
+        !epub.contains("var("),
+        "EPUB readers may not know custom properties"
+    );
+    assert!(web.starts_with(&epub) && web.contains("var(--rule, #bbb)"));
+    assert!(Footnotes.styles(Format::Pdf, &ctx).contains("footnote"));
+}
