@@ -100,10 +100,15 @@ fn check_names(book: &Book) -> Result<(), Vec<Diagnostic>> {
     for chapter in &book.chapters {
         let file = Flavor::Html.file(&chapter.slug);
         if names.contains(&file) {
-            errors.push(Diagnostic::error(format!(
-                "the chapter `{}` would be written over the web edition's {file}; rename its slug",
+            let mut error = Diagnostic::error(format!(
+                "the chapter `{}` would be written over the web edition's {file}",
                 chapter.slug
-            )));
+            ))
+            .with_hint("rename the post's folder, and its name in book.toml's `posts`");
+            if let Some(source) = &chapter.source {
+                error = error.in_file(source);
+            }
+            errors.push(error);
         }
         names.push(file);
     }

@@ -262,6 +262,7 @@ fn every_internal_link_reaches_its_target() {
 fn names_that_would_clash_or_escape_are_refused() {
     let mut clash = book();
     clash.chapters[0].slug = "index".into();
+    clash.chapters[0].source = Some("books/posts/index/en.md".into());
     clash.assets.push(Asset {
         name: "../secret.png".into(),
         path: "/etc/secret.png".into(),
@@ -270,6 +271,11 @@ fn names_that_would_clash_or_escape_are_refused() {
     let errors = check_names(&clash).unwrap_err();
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert!(errors[0].message.contains("index.html"));
+    assert_eq!(
+        errors[0].file.as_deref(),
+        Some("books/posts/index/en.md"),
+        "the error names the post"
+    );
     assert!(errors[1].message.contains("../secret.png"));
 }
 
