@@ -199,3 +199,23 @@ pub fn attr_values(text: &str, prefix: &str) -> Vec<String> {
         })
         .collect()
 }
+
+/// Asserts that a build failed as a user error: status 1 (not a hang, an
+/// abort or a panic), every `expected` fragment in its error output, and a
+/// `help:` line saying what to do.
+pub fn assert_fails_with(out: &Output, expected: &[&str]) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "exit status 1 expected (124 is a hang, 134 an abort):\n{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    for fragment in expected {
+        assert!(stderr.contains(fragment), "`{fragment}` not in:\n{stderr}");
+    }
+    assert!(
+        stderr.contains("help:"),
+        "every error says what to do:\n{stderr}"
+    );
+}

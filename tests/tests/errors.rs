@@ -10,20 +10,7 @@ fn fails_with(mutate: impl FnOnce(&Path), expected: &[&str]) {
     let project = torture_project();
     mutate(project.path());
     let out = stoa(project.path(), &["build", "--format", "epub"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "exit status 1 expected:\n{stderr}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    for fragment in expected {
-        assert!(stderr.contains(fragment), "`{fragment}` not in:\n{stderr}");
-    }
-    assert!(
-        stderr.contains("help:"),
-        "every error says what to do:\n{stderr}"
-    );
+    stoa_tests::assert_fails_with(&out, expected);
 }
 
 fn write(project: &Path, file: &str, text: &[u8]) {

@@ -276,5 +276,18 @@ fn as_html(xhtml: &str) -> String {
         rest = &value[value.find('"').expect("closing quote") + 1..];
     }
     out.push_str(rest);
-    out.replace("/>", ">").replace(".xhtml", ".html")
+    // Void elements lose their slash; inline SVG (a diagram) is foreign
+    // content, where HTML keeps self-closing tags as XHTML writes them.
+    let mut html = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(start) = rest.find("<svg") {
+        let end = rest[start..]
+            .find("</svg>")
+            .map_or(rest.len(), |e| start + e + "</svg>".len());
+        html.push_str(&rest[..start].replace("/>", ">"));
+        html.push_str(&rest[start..end]);
+        rest = &rest[end..];
+    }
+    html.push_str(&rest.replace("/>", ">"));
+    html.replace(".xhtml", ".html")
 }

@@ -118,9 +118,21 @@ fn letters(text: &str) -> String {
 
 /// The text of markup, tags dropped.
 fn strip_tags(markup: &str) -> String {
+    // An inline SVG (a diagram) counts as an image: its labels are text in
+    // both formats, but in an order of its own, and its title and
+    // description are never printed.
+    let mut visible = String::with_capacity(markup.len());
+    let mut rest = markup;
+    while let Some(start) = rest.find("<svg") {
+        visible.push_str(&rest[..start]);
+        rest = rest[start..]
+            .find("</svg>")
+            .map_or("", |end| &rest[start + end + "</svg>".len()..]);
+    }
+    visible.push_str(rest);
     let mut out = String::new();
     let mut in_tag = false;
-    for c in markup.chars() {
+    for c in visible.chars() {
         match c {
             '<' => in_tag = true,
             '>' => {

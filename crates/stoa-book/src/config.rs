@@ -170,6 +170,8 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
         false,
         &mut errors,
     );
+    let mut raw = raw;
+    check_metadata(file, &mut raw, &mut errors);
     if raw.author.trim().is_empty() {
         errors.push(file.error_at(file.find("author", 0), "`author` is empty"));
     }
@@ -181,10 +183,11 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
     }
     let posts = listed_posts(file, &raw.posts, raw.about.as_deref(), &mut errors);
     let about = raw.about.as_ref().map(|slug| {
-        (
-            slug.clone(),
-            line_of(file, &format!("\"{slug}\""), file.find("about", 0)),
-        )
+        let at = file.find(&format!("\"{slug}\""), file.find("about", 0));
+        if let Some((message, hint)) = crate::slug::problem(slug) {
+            errors.push(file.error_at(at, message).with_hint(hint));
+        }
+        (slug.clone(), crate::source::line_col(&file.text, at).0)
     });
     let date = raw.date.and_then(|d| match date_only(&d) {
         Some(date) => Some(date),
@@ -226,6 +229,34 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
         plugins,
         plugin_dir: raw.plugin_dir.map(|d| normalize(&dir.join(d))),
     })
+}
+
+/// Refuses control characters in the texts of the book that reach its
+/// metadata, at their key's line, and folds line breaks into spaces.
+fn check_metadata(file: &SourceFile, raw: &mut Raw, errors: &mut Vec<Diagnostic>) {
+    let mut check = |key: &str, at: usize, value: &mut String| {
+        if let Some(c) = crate::text::forbidden(value) {
+            let (message, hint) = crate::text::message(key, c);
+            errors.push(file.error_at(at, message).with_hint(hint));
+        }
+        *value = crate::text::one_line(value);
+    };
+    for (table, values) in [
+        ("title", &mut raw.title),
+        ("subtitle", &mut raw.subtitle),
+        ("description", &mut raw.description),
+    ] {
+        let start = file.find(&format!("[{table}]"), 0);
+        for (tag, value) in values.iter_mut() {
+            check(&format!("{table}.{tag}"), file.find(tag, start), value);
+        }
+    }
+    check("author", file.find("author", 0), &mut raw.author);
+    check(
+        "identifier",
+        file.find("identifier", 0),
+        &mut raw.identifier,
+    );
 }
 
 /// Removes `.` and `dir/..` pairs without touching the file system, so
@@ -294,7 +325,9 @@ fn listed_posts(
         let at = file.find(&format!("\"{slug}\""), from);
         from = at + 1;
         let line = crate::source::line_col(&file.text, at).0;
-        if let Some((_, first)) = seen.iter().find(|(s, _)| s == slug) {
+        if let Some((message, hint)) = crate::slug::problem(slug) {
+            errors.push(file.error_at(at, message).with_hint(hint));
+        } else if let Some((_, first)) = seen.iter().find(|(s, _)| s == slug) {
             errors.push(
                 file.error_at(
                     at,
@@ -326,16 +359,24 @@ fn date_only(d: &toml::value::Datetime) -> Option<String> {
 
 fn print_settings(file: &SourceFile, raw: &PrintConfig, errors: &mut Vec<Diagnostic>) -> Print {
     let mut print = Print::default();
+    let section = file.find("[print]", 0);
     let mut length = |key: &str, value: &Option<String>, unit_pt: bool, target: &mut f64| {
         let Some(text) = value else { return };
+        let at = file.find(key, section);
         match parse_length(text) {
-            Some(mm) if mm > 0.0 => *target = if unit_pt { mm / 25.4 * 72.0 } else { mm },
+            Some(mm) if mm > 0.0 || (mm == 0.0 && key.ends_with("margin")) => {
+                let value = if unit_pt { mm / 25.4 * 72.0 } else { mm };
+                match out_of_bounds(key, value) {
+                    None => *target = value,
+                    Some((why, hint)) => errors.push(
+                        file.error_at(at, format!("`{key} = \"{text}\"` is {why}"))
+                            .with_hint(hint),
+                    ),
+                }
+            }
             _ => errors.push(
-                file.error_at(
-                    file.find(key, 0),
-                    format!("`{key} = \"{text}\"` is not a length"),
-                )
-                .with_hint("write a number and a unit: mm, cm, in or pt, e.g. \"14cm\""),
+                file.error_at(at, format!("`{key} = \"{text}\"` is not a length"))
+                    .with_hint("write a number and a unit: mm, cm, in or pt, e.g. \"14cm\""),
             ),
         }
     };
@@ -361,6 +402,28 @@ fn print_settings(file: &SourceFile, raw: &PrintConfig, errors: &mut Vec<Diagnos
         &mut print.bottom_mm,
     );
     length("font-size", &raw.font_size, true, &mut print.font_size_pt);
+    let text_area = |side: f64, a: f64, b: f64| side - a - b >= crate::limits::PAGE_MM.0 / 2.0;
+    if !text_area(print.width_mm, print.inner_mm, print.outer_mm) {
+        errors.push(
+            file.error_at(
+                section,
+                "the margins leave no room for text across the page",
+            )
+            .with_hint(format!(
+                "keep at least {} mm between the inner and outer margins",
+                crate::limits::PAGE_MM.0 / 2.0
+            )),
+        );
+    }
+    if !text_area(print.height_mm, print.top_mm, print.bottom_mm) {
+        errors.push(
+            file.error_at(section, "the margins leave no room for text down the page")
+                .with_hint(format!(
+                    "keep at least {} mm between the top and bottom margins",
+                    crate::limits::PAGE_MM.0 / 2.0
+                )),
+        );
+    }
     if let Some(standard) = &raw.pdf_standard {
         let lower = standard.to_ascii_lowercase();
         if ["pdf/a-2b", "pdf/ua-1"].contains(&lower.as_str()) {
@@ -376,6 +439,31 @@ fn print_settings(file: &SourceFile, raw: &PrintConfig, errors: &mut Vec<Diagnos
         }
     }
     print
+}
+
+/// Why a `[print]` length (in mm, or pt for `font-size`) is out of the
+/// bounds of [`crate::limits`], and what to write; `None` when it fits.
+/// Typst lays out whatever it is given, and a page of ten metres asks for
+/// gigabytes.
+fn out_of_bounds(key: &str, value: f64) -> Option<(String, String)> {
+    use crate::limits::{FONT_PT, PAGE_MM};
+    let (low, high, unit) = match key {
+        "width" | "height" => (PAGE_MM.0, PAGE_MM.1, "mm"),
+        "font-size" => (FONT_PT.0, FONT_PT.1, "pt"),
+        _ => (0.0, PAGE_MM.1 / 4.0, "mm"),
+    };
+    if (low..=high).contains(&value) {
+        return None;
+    }
+    let why = if value < low {
+        "too small"
+    } else {
+        "too large"
+    };
+    Some((
+        format!("{why} for a printed book"),
+        format!("use a value from {low} to {high} {unit}"),
+    ))
 }
 
 /// A length in millimetres from `14cm`, `140mm`, `5.5in` or `10.5pt`.
@@ -526,6 +614,58 @@ font-size = "11pt"
             Path::new("books/posts")
         );
         assert_eq!(normalize(Path::new("../x/./y")), Path::new("../x/y"));
+    }
+
+    #[test]
+    fn page_sizes_and_margins_are_bounded_at_their_line() {
+        let cases = [
+            ("width = \"15cm\"", "width = \"1000cm\"", "too large"),
+            ("width = \"15cm\"", "width = \"1mm\"", "too small"),
+            ("font-size = \"11pt\"", "font-size = \"900pt\"", "too large"),
+            (
+                "font-size = \"11pt\"",
+                "font-size = \"11pt\"\nheight = \"99999999mm\"",
+                "too large",
+            ),
+            (
+                "font-size = \"11pt\"",
+                "font-size = \"11pt\"\ninner-margin = \"1000mm\"",
+                "too large",
+            ),
+            (
+                "font-size = \"11pt\"",
+                "font-size = \"11pt\"\ninner-margin = \"140mm\"",
+                "no room",
+            ),
+        ];
+        for (from, to, why) in cases {
+            let errs = load(&GOOD.replace(from, to)).unwrap_err();
+            assert!(errs[0].message.contains(why), "{to}: {}", errs[0]);
+            assert!(errs[0].line.is_some_and(|l| l >= 12), "{to}: {}", errs[0]);
+        }
+        // Zero margins are fine.
+        assert!(load(&GOOD.replace("font-size", "inner-margin = \"0mm\"\nfont-size")).is_ok());
+    }
+
+    #[test]
+    fn unsafe_slugs_are_refused_at_their_line() {
+        for slug in ["../extra/p", "/abs/p", "My Post", "cover", "nav", "a#b"] {
+            let errs = load(&GOOD.replace("\"two\"]", &format!("\n  \"{slug}\"]"))).unwrap_err();
+            assert_eq!(errs.len(), 1, "{slug}: {errs:?}");
+            assert_eq!(errs[0].line, Some(7), "{slug}: {}", errs[0]);
+            assert!(errs[0].hint.is_some());
+        }
+        let errs = load(&GOOD.replace("posts =", "about = \"Nav\"\nposts =")).unwrap_err();
+        assert!(errs[0].message.contains("uppercase"), "{}", errs[0]);
+    }
+
+    #[test]
+    fn control_characters_in_metadata_are_refused_at_their_line() {
+        let errs = load(&GOOD.replace("en = \"Title\"", "en = \"Ti\\u0001tle\"")).unwrap_err();
+        assert!(errs[0].message.contains("U+0001"), "{}", errs[0]);
+        assert_eq!(errs[0].line, Some(10));
+        let c = load(&GOOD.replace("\"A. Author\"", "\"\"\"A.\n Author\"\"\"")).unwrap();
+        assert_eq!(c.author, "A. Author");
     }
 
     #[test]

@@ -166,7 +166,34 @@ fn find_post(
             .with_hint(format!("write {} to include it", path.display())),
         ));
     }
+    check_inside(&path, roots)?;
     load_post(&path, slug, roots).map(|p| Found::Post(Box::new(p)))
+}
+
+/// Refuses a post file that is, or lies in a folder that is, a link to a
+/// place outside the book's folders, as images are refused.
+fn check_inside(path: &std::path::Path, roots: &[PathBuf]) -> Result<(), Vec<Diagnostic>> {
+    let real = path.canonicalize().map_err(|e| {
+        vec![
+            Diagnostic::error(format!("cannot read the file: {e}"))
+                .in_file(path.display().to_string()),
+        ]
+    })?;
+    let inside = roots
+        .iter()
+        .filter_map(|r| r.canonicalize().ok())
+        .any(|root| real.starts_with(root));
+    if inside {
+        return Ok(());
+    }
+    Err(vec![
+        Diagnostic::error(format!(
+            "the post is a link to {}, outside the book's folders",
+            real.display()
+        ))
+        .in_file(path.display().to_string())
+        .with_hint("copy the file into the post's folder instead of linking to it"),
+    ])
 }
 
 /// The language tags a post folder has a Markdown file for (`en.md`,
@@ -221,6 +248,31 @@ fn epoch_to_iso(secs: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_post_linked_from_outside_the_books_is_refused() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(
+            outside.path().join("secret.md"),
+            "+++\ntitle = \"s\"\n+++\n",
+        )
+        .unwrap();
+        let books = tempfile::tempdir().unwrap();
+        let folder = books.path().join("posts/p");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), folder.join("en.md")).unwrap();
+        let errs = check_inside(&folder.join("en.md"), &[books.path().to_path_buf()]).unwrap_err();
+        assert!(
+            errs[0].message.contains("outside the book's folders"),
+            "{}",
+            errs[0]
+        );
+        // A link that stays inside is fine.
+        std::fs::write(books.path().join("posts/p/real.md"), "x").unwrap();
+        std::os::unix::fs::symlink("real.md", folder.join("pt.md")).unwrap();
+        assert!(check_inside(&folder.join("pt.md"), &[books.path().to_path_buf()]).is_ok());
+    }
 
     #[test]
     fn epoch_dates() {

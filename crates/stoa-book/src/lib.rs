@@ -4,8 +4,12 @@
 mod config;
 mod edition;
 mod lang;
+pub mod limits;
+mod picture;
 mod post;
+pub mod slug;
 mod source;
+mod text;
 mod translation;
 
 pub use config::{BookConfig, PluginConfig, PrintConfig, load_config};

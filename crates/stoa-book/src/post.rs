@@ -50,6 +50,7 @@ pub fn load_post(path: &Path, slug: &str, roots: &[PathBuf]) -> Result<Post, Vec
             .ok(),
         None => None,
     };
+    check_metadata(&file, &front, &mut meta, &mut errors);
     if meta.title.trim().is_empty() {
         errors.push(
             file.error_at(file.find("title", front.start), "the title is empty")
@@ -72,11 +73,12 @@ pub fn load_post(path: &Path, slug: &str, roots: &[PathBuf]) -> Result<Post, Vec
     };
     let first_line = crate::source::line_col(&file.text, body_start).0;
     let parsed = stoa_markdown::parse(&file.text[body_start..], first_line);
-    let warnings = parsed
+    let (parse_errors, warnings): (Vec<_>, Vec<_>) = parsed
         .diagnostics
         .into_iter()
         .map(|d| d.in_file(&file.display))
-        .collect();
+        .partition(Diagnostic::is_error);
+    errors.extend(parse_errors);
     let mut blocks = parsed.blocks;
     let assets = resolve_images(&file, slug, &parsed.images, roots, &mut errors);
     rename_images(&mut blocks, &assets);
@@ -104,6 +106,33 @@ pub fn load_post(path: &Path, slug: &str, roots: &[PathBuf]) -> Result<Post, Vec
         warnings,
         translation_of,
     })
+}
+
+/// Refuses control characters in the title, summary and tags, at their
+/// key's line, and folds their line breaks into spaces.
+fn check_metadata(
+    file: &SourceFile,
+    front: &std::ops::Range<usize>,
+    meta: &mut FrontMatter,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let mut check = |key: &str, value: &mut String| {
+        if let Some(c) = crate::text::forbidden(value) {
+            let (message, hint) = crate::text::message(key, c);
+            errors.push(
+                file.error_at(file.find(key, front.start), message)
+                    .with_hint(hint),
+            );
+        }
+        *value = crate::text::one_line(value);
+    };
+    check("title", &mut meta.title);
+    if let Some(summary) = &mut meta.summary {
+        check("summary", summary);
+    }
+    for tag in &mut meta.tags {
+        check("tags", tag);
+    }
 }
 
 /// A post's front matter, read without its Markdown: what the translation
@@ -240,6 +269,10 @@ fn resolve_images(
             );
             continue;
         };
+        if let Err((why, hint)) = crate::picture::check(&real, media_type) {
+            errors.push(at(format!("the image `{}` {why}", image.url)).with_hint(hint));
+            continue;
+        }
         let file_name = real
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -438,7 +471,8 @@ mod tests {
     #[test]
     fn images_get_book_names() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("fig.png"), b"png").unwrap();
+        let png = crate::picture::tests::png(2, 2);
+        std::fs::write(dir.path().join("fig.png"), png).unwrap();
         let path = write(
             dir.path(),
             b"+++\ntitle = \"t\"\n+++\n![a](fig.png) ![b](./fig.png)\n",

@@ -17,7 +17,13 @@ impl SourceFile {
     /// Reads `path`; a missing file or invalid UTF-8 is an error that says where.
     pub fn read(path: &Path) -> Result<Self, Diagnostic> {
         let display = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| {
+        let max = crate::limits::MAX_TEXT_BYTES;
+        crate::limits::regular_file(path, max).map_err(|why| {
+            Diagnostic::error(format!("the file {why}"))
+                .in_file(&display)
+                .with_hint("a post or book.toml is a plain text file of at most 4 MiB; split a longer post in two")
+        })?;
+        let bytes = crate::limits::read_bounded(path, max).map_err(|e| {
             Diagnostic::error(format!("cannot read the file: {e}")).in_file(&display)
         })?;
         let text = String::from_utf8(bytes).map_err(|e| {

@@ -7,6 +7,8 @@ use std::path::Path;
 /// renames it over `path`. On any failure the old file is untouched and the
 /// temporary file is removed.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    // An interrupting signal waits for this write to finish (see `guard`).
+    let _writing = crate::guard::writing();
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::Builder::new()
@@ -31,6 +33,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// sees the old folder or the new one, never a mix. A relative path that is
 /// absolute, empty or climbs with `..` is refused before anything is written.
 pub fn replace_folder(path: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
+    // Never cut between the two renames by an interrupting signal.
+    let _writing = crate::guard::writing();
     let parent = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)?;
     for (rel, _) in files {

@@ -111,23 +111,45 @@ impl Report {
     pub fn ok(&self) -> bool {
         self.errors.is_empty()
     }
+
+    /// Tells `sink` that `name` failed with `errors`, and records them: the
+    /// one way an error enters a report, so that every error counted in the
+    /// summary has been shown.
+    fn fail(&mut self, sink: Sink, name: &str, errors: Vec<Diagnostic>) {
+        if errors.is_empty() {
+            return;
+        }
+        sink(Event::Failed(name, &errors));
+        self.errors.extend(errors);
+    }
 }
 
 type Sink<'a> = &'a (dyn Fn(Event) + Sync);
 
 /// Builds what `options` asks for, telling `sink` as it goes.
 pub fn build(options: &BuildOptions, sink: Sink) -> Report {
+    // One build per output folder at a time; what an interrupted build left
+    // is removed before anything new is written.
+    let _lock = match crate::guard::OutputLock::acquire(&options.out_dir) {
+        Ok(lock) => lock,
+        Err(error) => {
+            let mut report = Report::default();
+            report.fail(sink, "output folder", vec![error]);
+            return report;
+        }
+    };
+    crate::guard::remove_leftovers(&options.out_dir);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.unwrap_or(0))
         .build();
     match pool {
         Ok(pool) => pool.install(|| build_in_pool(options, sink)),
-        Err(e) => Report {
-            errors: vec![Diagnostic::error(format!(
-                "cannot start worker threads: {e}"
-            ))],
-            ..Report::default()
-        },
+        Err(e) => {
+            let mut report = Report::default();
+            let error = Diagnostic::error(format!("cannot start worker threads: {e}"));
+            report.fail(sink, "build", vec![error]);
+            report
+        }
     }
 }
 
@@ -136,8 +158,7 @@ fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
     let configs = match select_books(options) {
         Ok(configs) => configs,
         Err(errors) => {
-            sink(Event::Failed("build", &errors));
-            report.errors = errors;
+            report.fail(sink, "build", errors);
             return report;
         }
     };
@@ -164,7 +185,14 @@ fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
                 .into_par_iter()
                 .map(|(lang, result)| {
                     let result = result
-                        .and_then(|e| run_plugins(options, config.expect("a loaded config"), e));
+                        .and_then(|e| {
+                            crate::plugins::run_plugins(
+                                options,
+                                config.expect("a loaded config"),
+                                e,
+                            )
+                        })
+                        .map(draw_diagrams);
                     (lang, result)
                 })
                 .collect();
@@ -172,11 +200,11 @@ fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
         })
         .collect();
     for (config, results, errors) in loaded {
-        if !errors.is_empty() {
-            let file = errors[0].file.clone().unwrap_or_default();
-            sink(Event::Failed(&file, &errors));
-        }
-        report.errors.extend(errors);
+        let file = errors
+            .first()
+            .and_then(|e| e.file.clone())
+            .unwrap_or_default();
+        report.fail(sink, &file, errors);
         for (lang, result) in results {
             match result {
                 Ok(edition) => {
@@ -184,9 +212,7 @@ fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
                 }
                 Err(errors) => {
                     let id = config.map_or(String::new(), |c| c.id.clone());
-                    let name = format!("{id} ({lang})");
-                    sink(Event::Failed(&name, &errors));
-                    report.errors.extend(errors);
+                    report.fail(sink, &format!("{id} ({lang})"), errors);
                 }
             }
         }
@@ -195,6 +221,16 @@ fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
         for warning in &edition.warnings {
             sink(Event::Warning(warning));
             report.warnings.push(warning.clone());
+        }
+    }
+    if options.site && !editions.is_empty() {
+        // The page lists every file with its SHA-256: until it is written
+        // again, last, from the files on disk, no page is better than one
+        // whose sums an interrupted build made wrong. (With no edition to
+        // build, no file changes and the page stays.)
+        if let Err(error) = retire_site(&options.out_dir) {
+            report.fail(sink, "download page", vec![error]);
+            return report;
         }
     }
     render_all(options, &editions, sink, &mut report);
@@ -222,16 +258,35 @@ fn write_site(
         match entry {
             Ok(Some(entry)) => listed.push(entry),
             Ok(None) => {}
-            Err(errors) => report.errors.extend(errors),
+            Err(errors) => report.fail(sink, "download page", errors),
         }
     }
     if listed.is_empty() {
         return;
     }
     if let Err(error) = stoa_site::write_site(&options.out_dir, &listed) {
-        sink(Event::Failed("download page", std::slice::from_ref(&error)));
-        report.errors.push(error);
+        report.fail(sink, "download page", vec![error]);
     }
+}
+
+/// Removes the download page and the OPDS catalogs before any artifact is
+/// replaced (see `build_in_pool`).
+fn retire_site(out_dir: &Path) -> Result<(), Diagnostic> {
+    let Ok(entries) = std::fs::read_dir(out_dir) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = name == stoa_site::INDEX_HTML
+            || name == stoa_site::OPDS_XML
+            || (name.starts_with("opds-") && name.ends_with(".xml"));
+        if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+            std::fs::remove_file(entry.path()).map_err(|e| {
+                Diagnostic::error(format!("cannot replace {}: {e}", entry.path().display()))
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// Thumbnail size: 0.75 pixel per point gives about 300 × 446 pixels.
@@ -302,42 +357,6 @@ fn site_entry(
             .count(),
         book_posts: config.posts.len(),
     }))
-}
-
-/// Runs the book's plugins, in the order of its `[plugins.<name>]` tables,
-/// over one edition.
-fn run_plugins(
-    options: &BuildOptions,
-    config: &BookConfig,
-    mut edition: Edition,
-) -> Result<Edition, Vec<Diagnostic>> {
-    if config.plugins.is_empty() {
-        return Ok(edition);
-    }
-    let search = stoa_plugin_host::SearchPath::standard(
-        &options.plugin_dirs,
-        options.plugin_path.as_deref(),
-        config.plugin_dir.as_deref(),
-        options.exe_dir.as_deref(),
-    );
-    let mut runs = Vec::new();
-    let mut errors = Vec::new();
-    for plugin in &config.plugins {
-        match stoa_plugin_host::load(&plugin.name, &search) {
-            Ok(loaded) => runs.push(stoa_plugin_host::PluginRun {
-                plugin: loaded,
-                config: plugin.settings.clone(),
-            }),
-            Err(error) => errors.push(error.in_file(&config.file).at(plugin.line, 1)),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let (book, warnings) = stoa_plugin_host::apply(&runs, edition.book)?;
-    edition.book = book;
-    edition.warnings.extend(warnings);
-    Ok(edition)
 }
 
 /// Loads the configuration of every selected book. An unknown book or
@@ -501,10 +520,7 @@ fn render_all(
     for result in prepared {
         match result {
             Ok(p) => ready.push(p),
-            Err(errors) => {
-                sink(Event::Failed("cover", &errors));
-                report.errors.extend(errors);
-            }
+            Err(errors) => report.fail(sink, "cover", errors),
         }
     }
     let books = ready
@@ -550,6 +566,7 @@ fn render_all(
                 report.artifacts.push(artifact);
                 report.warnings.extend(warnings);
             }
+            // Already shown by `run_reported`.
             Err(errors) => report.errors.extend(errors),
         }
     }
@@ -566,7 +583,16 @@ fn run_reported(
     pages: Option<&PageMap>,
     sink: Sink,
 ) -> JobResult {
-    let result = run_job(options, job, pages, sink);
+    let mut result = run_job(options, job, pages, sink);
+    if let Err(errors) = &mut result
+        && errors.is_empty()
+    {
+        // A failure must be counted and shown, even one that says nothing.
+        errors.push(Diagnostic::error(format!(
+            "{} could not be made, and the renderer did not say why",
+            job.name()
+        )));
+    }
     match &result {
         Ok((artifact, _, _)) => sink(Event::Built(artifact)),
         Err(errors) => sink(Event::Failed(&job.name(), errors)),
@@ -636,4 +662,13 @@ fn theme_dir(options: &BuildOptions, config: &BookConfig) -> Result<PathBuf, Vec
             ),
         ])
     }
+}
+
+/// Draws the edition's diagrams once, after the plugins (which still see
+/// the author's code blocks), for every format to read from the tree.
+fn draw_diagrams(mut edition: Edition) -> Edition {
+    let read = |file: &str| std::fs::read_to_string(file).ok();
+    let warnings = stoa_diagram::draw_book(&mut edition.book, &read);
+    edition.warnings.extend(warnings);
+    edition
 }

@@ -2,6 +2,7 @@
 //! `stoa build` with no arguments builds every book in ./books.
 
 mod progress;
+mod signals;
 mod translations;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -33,6 +34,13 @@ enum Command {
     Status(translations::StatusArgs),
     /// Work with translations: `mark` records that one is up to date.
     Translations(translations::TranslationsArgs),
+    /// Serves one plugin library over standard input and output, for a
+    /// build that runs the plugin isolated (`isolate = true`).
+    #[command(hide = true, name = "plugin-host")]
+    PluginHost {
+        /// The plugin library to load.
+        library: PathBuf,
+    },
 }
 
 #[derive(clap::Args)]
@@ -132,6 +140,10 @@ fn main() -> ExitCode {
         Command::Plugins(args) => plugins(args),
         Command::Status(args) => translations::status(args),
         Command::Translations(args) => translations::translations(args),
+        Command::PluginHost { library } => {
+            let code = stoa_plugin_host::serve_isolated(&library);
+            ExitCode::from(u8::try_from(code).unwrap_or(1))
+        }
     }
 }
 
@@ -270,7 +282,9 @@ fn build(args: BuildArgs) -> ExitCode {
     };
     let verbosity = progress::Verbosity::from_flags(args.quiet, args.verbose);
     let display = progress::Display::new(verbosity);
+    let building = signals::guard_build();
     let report = stoa_build::build(&options, &|event| display.event(event));
+    drop(building);
     display.finish(&report);
     if report.ok() {
         ExitCode::SUCCESS

@@ -74,7 +74,11 @@ impl Display {
                 self.progress(&mut state, &line);
             }
             Event::Failed(name, diagnostics) => {
-                state.done += 1;
+                // Only a planned artifact moves the counter: an edition that
+                // failed to load, or the download page, is not one of them.
+                if state.done < state.total {
+                    state.done += 1;
+                }
                 self.clear(&mut state);
                 eprintln!("failed: {name}");
                 for d in diagnostics {

@@ -74,8 +74,11 @@ impl IdIndex {
         if id.is_empty() {
             return;
         }
+        // Chapters are added in order: the list stays sorted, and a repeat
+        // can only be the last (a full scan made an id that every chapter
+        // has, such as a common heading, cost chapters squared).
         let chapters = self.chapters.entry(id.to_string()).or_default();
-        if !chapters.contains(&chapter) {
+        if chapters.last() != Some(&chapter) {
             chapters.push(chapter);
         }
     }
@@ -93,7 +96,7 @@ impl IdIndex {
             return LinkTarget::External(url);
         };
         let chapters = self.chapters_of(id);
-        if chapters.contains(&from) {
+        if chapters.binary_search(&from).is_ok() {
             LinkTarget::Here(id)
         } else if let Some(&chapter) = chapters.first() {
             LinkTarget::Chapter { chapter, id }

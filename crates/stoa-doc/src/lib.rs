@@ -2,6 +2,7 @@
 //! every renderer reads once: roles, the notes plan, the id index, one traversal.
 
 pub mod compat;
+mod depth;
 mod diag;
 mod ids;
 mod notes;
@@ -9,6 +10,7 @@ mod role;
 mod tree;
 mod walk;
 
+pub use depth::{MAX_TREE_DEPTH, check_depth, tree_depth};
 pub use diag::{Diagnostic, Severity};
 pub use ids::{IdIndex, LinkTarget};
 pub use notes::{ChapterNotes, Note, NotesPlan, Placement};

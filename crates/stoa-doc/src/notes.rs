@@ -13,7 +13,7 @@
 
 use crate::walk::{for_each_block, for_each_inline};
 use crate::{Block, Book, Chapter, ChapterKind, Inline, NoteNumbering, NotePlacement};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 /// Where one chapter's notes are printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,8 +210,10 @@ fn reference_order(
 ) -> (Vec<String>, Vec<String>) {
     let mut order: Vec<String> = Vec::new();
     let mut undefined: Vec<String> = Vec::new();
+    // Labels met so far: a set, as a chapter may have thousands of notes.
+    let mut seen: HashSet<String> = HashSet::new();
     let mut take = |label: &str, queue: &mut VecDeque<String>| {
-        if order.iter().any(|l| l == label) || undefined.iter().any(|l| l == label) {
+        if !seen.insert(label.to_string()) {
             return;
         }
         if definitions.contains_key(label) {

@@ -5,6 +5,7 @@
 mod normalize;
 mod page_list;
 mod pages;
+mod svg;
 
 use epub_builder::{
     EpubBuilder, EpubContent, EpubVersion, MetadataOpfV3, ReferenceType, TocElement, ZipLibrary,

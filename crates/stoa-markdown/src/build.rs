@@ -89,6 +89,16 @@ pub struct Builder<'a> {
     /// about notes that are never defined or never used.
     note_refs: Vec<(String, usize)>,
     note_defs: Vec<(String, usize)>,
+    /// Levels of nesting open: the frames [`counts`] says a reader sees as one.
+    levels: usize,
+    /// Of those, the inlines that hold inlines (emphasis, links, spans).
+    inline_levels: usize,
+    /// Containers opened beyond [`crate::MAX_NESTING`] and not yet closed:
+    /// their events are folded into the deepest frame allowed, so the tree
+    /// (and every recursive walk over it later) stays bounded.
+    too_deep: usize,
+    /// Whether the nesting error was reported (once per post).
+    deep_reported: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -105,6 +115,10 @@ impl<'a> Builder<'a> {
             out: Parsed::default(),
             note_refs: Vec::new(),
             note_defs: Vec::new(),
+            levels: 0,
+            inline_levels: 0,
+            too_deep: 0,
+            deep_reported: false,
         }
     }
 
@@ -202,8 +216,8 @@ impl<'a> Builder<'a> {
             Event::InlineMath(m) | Event::DisplayMath(m) => {
                 self.inline(Inline::text(m.to_string()))
             }
-            Event::Html(html) => self.raw_html_line(&html),
-            Event::InlineHtml(html) => self.inline_html(&html),
+            Event::Html(html) => self.raw_html_line(&html, range.start),
+            Event::InlineHtml(html) => self.inline_html(&html, range.start),
             Event::FootnoteReference(label) => {
                 self.note_refs.push((label.to_string(), range.start));
                 self.inline(Inline::FootnoteRef {
@@ -217,7 +231,65 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Opens `frame`, counting its level.
+    fn push(&mut self, frame: Frame) {
+        let level = level(&frame);
+        self.levels += usize::from(level != Level::None);
+        self.inline_levels += usize::from(level == Level::Inline);
+        self.stack.push(frame);
+    }
+
+    /// Closes the innermost frame.
+    fn pop(&mut self) -> Option<Frame> {
+        let frame = self.stack.pop()?;
+        let level = level(&frame);
+        self.levels -= usize::from(level != Level::None);
+        self.inline_levels -= usize::from(level == Level::Inline);
+        Some(frame)
+    }
+
+    /// Whether one more level of kind `level` would exceed
+    /// [`crate::MAX_NESTING`] or [`crate::MAX_INLINE_NESTING`]; reports the
+    /// error at `offset` the first time.
+    fn at_limit(&mut self, offset: usize, level: Level) -> bool {
+        let (limit, what) = match level {
+            Level::None => return false,
+            Level::Inline if self.inline_levels >= crate::MAX_INLINE_NESTING => (
+                crate::MAX_INLINE_NESTING,
+                "emphasis, links and language spans are",
+            ),
+            _ if self.levels >= crate::MAX_NESTING => (
+                crate::MAX_NESTING,
+                "the Markdown is (block quotes, list items, emphasis, links)",
+            ),
+            _ => return false,
+        };
+        if !self.deep_reported {
+            self.deep_reported = true;
+            let pos = self.lines.pos(offset);
+            let (subject, detail) = what.split_once(" (").map_or((what, ""), |(s, d)| (s, d));
+            let detail = if detail.is_empty() {
+                String::new()
+            } else {
+                format!(" ({detail}")
+            };
+            self.out.diagnostics.push(
+                Diagnostic::error(format!(
+                    "{subject} nested more than {limit} levels deep here{detail}"
+                ))
+                .at(pos.line, pos.column)
+                .with_hint("flatten the nesting: no reader can follow it, and no page can show it"),
+            );
+        }
+        true
+    }
+
     fn start(&mut self, tag: Tag<'_>, range: Range<usize>) {
+        if self.too_deep > 0 {
+            // Events nest, so the matching end is the next end at this count.
+            self.too_deep += 1;
+            return;
+        }
         let frame = match tag {
             Tag::Paragraph => {
                 if let Some(Frame::List { loose, .. }) = self.stack.iter_mut().rev().nth(1) {
@@ -301,15 +373,23 @@ impl<'a> Builder<'a> {
             | Tag::MetadataBlock(_) => blocks(BlocksKind::Quote),
             Tag::Superscript | Tag::Subscript => inlines(InlinesKind::Emph),
         };
-        self.stack.push(frame);
+        if self.at_limit(range.start, level(&frame)) {
+            self.too_deep = 1;
+            return;
+        }
+        self.push(frame);
     }
 
     fn end(&mut self, end: TagEnd) {
+        if self.too_deep > 0 {
+            self.too_deep -= 1;
+            return;
+        }
         // A `<span lang>` left open ends with the element it is in.
         while self.in_lang() {
             self.close_lang();
         }
-        let frame = self.stack.pop().expect("an end event closes an open frame");
+        let frame = self.pop().expect("an end event closes an open frame");
         match frame {
             Frame::Blocks {
                 kind,
@@ -444,20 +524,22 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn raw_html_line(&mut self, html: &str) {
+    fn raw_html_line(&mut self, html: &str, offset: usize) {
         match self.stack.last_mut() {
             Some(Frame::Html { text }) => text.push_str(html),
-            _ => self.inline_html(html),
+            _ => self.inline_html(html, offset),
         }
     }
 
     /// Raw HTML inside text: a line break, a comment (dropped), a phrase's
     /// language (`<span lang>` … `</span>`), or literal text.
-    fn inline_html(&mut self, html: &str) {
+    fn inline_html(&mut self, html: &str, offset: usize) {
         match classify(html) {
             RawHtml::LineBreak => self.inline(Inline::LineBreak),
             RawHtml::Comment => {}
-            RawHtml::LangOpen(lang) => self.stack.push(Frame::Inlines {
+            // Too deep: the phrase keeps its words, not its language.
+            RawHtml::LangOpen(_) if self.at_limit(offset, Level::Inline) => {}
+            RawHtml::LangOpen(lang) => self.push(Frame::Inlines {
                 kind: InlinesKind::Lang { lang },
                 content: Vec::new(),
             }),
@@ -480,7 +562,7 @@ impl<'a> Builder<'a> {
 
     /// Closes the innermost `<span lang>` into a span tagged with its language.
     fn close_lang(&mut self) {
-        if let Some(Frame::Inlines { kind, content }) = self.stack.pop() {
+        if let Some(Frame::Inlines { kind, content }) = self.pop() {
             self.close_inlines(kind, content);
         }
     }
@@ -520,7 +602,7 @@ impl<'a> Builder<'a> {
                 );
                 None
             }
-            _ => Some(url.to_string()),
+            _ => Some(crate::url::encode(url)),
         }
     }
 }
@@ -535,6 +617,38 @@ fn bind_all(blocks: &mut [Block]) {
             }
         }
     });
+}
+
+/// What level of nesting a frame adds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// None: a list is counted by its items, and a paragraph, heading or
+    /// table holds its inlines at its own level.
+    None,
+    /// A quote, a list item, a note.
+    Block,
+    /// An inline that holds inlines.
+    Inline,
+}
+
+fn level(frame: &Frame) -> Level {
+    match frame {
+        Frame::Blocks {
+            kind: BlocksKind::Root,
+            ..
+        } => Level::None,
+        Frame::Blocks { .. } => Level::Block,
+        Frame::Inlines {
+            kind: InlinesKind::Paragraph | InlinesKind::Heading { .. } | InlinesKind::Cell,
+            ..
+        } => Level::None,
+        Frame::Inlines { .. } => Level::Inline,
+        Frame::List { .. }
+        | Frame::Code { .. }
+        | Frame::Html { .. }
+        | Frame::Table { .. }
+        | Frame::Row { .. } => Level::None,
+    }
 }
 
 fn inlines(kind: InlinesKind) -> Frame {

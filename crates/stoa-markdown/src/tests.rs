@@ -218,3 +218,82 @@ fn a_span_with_a_language_tags_its_phrase() {
         "an unclosed span ends with its paragraph: {content:?}"
     );
 }
+
+/// Levels of nested blocks and inlines, without recursion.
+fn depth(blocks: &[Block]) -> usize {
+    let mut deepest = 0;
+    let mut stack: Vec<(&Block, usize)> = blocks.iter().map(|b| (b, 1)).collect();
+    let mut inlines: Vec<(&Inline, usize)> = Vec::new();
+    while let Some((block, d)) = stack.pop() {
+        deepest = deepest.max(d);
+        stack.extend(
+            block
+                .child_blocks()
+                .into_iter()
+                .flatten()
+                .map(|b| (b, d + 1)),
+        );
+        inlines.extend(
+            block
+                .inline_runs()
+                .into_iter()
+                .flatten()
+                .map(|i| (i, d + 1)),
+        );
+    }
+    while let Some((inline, d)) = inlines.pop() {
+        deepest = deepest.max(d);
+        inlines.extend(inline.children().iter().map(|i| (i, d + 1)));
+    }
+    deepest
+}
+
+#[test]
+fn nesting_beyond_the_limit_is_an_error_at_its_line_and_the_tree_stays_bounded() {
+    let cases = [
+        format!("Intro.\n\n{} deep\n", ">".repeat(5000)),
+        format!(
+            "Intro.\n\n{}",
+            (0..5000)
+                .map(|i| format!("{}- item\n", "  ".repeat(i)))
+                .collect::<String>()
+        ),
+        format!("Intro.\n\n{}x{}\n", "*a ".repeat(3000), " a*".repeat(3000)),
+        format!("Intro.\n\n{}x\n", "<span lang=\"en\">".repeat(5000)),
+    ];
+    // The error stands where the nesting goes too deep: a list goes one
+    // level deeper per line.
+    let limits = ["256 levels", "256 levels", "32 levels", "32 levels"];
+    for ((md, line), limit) in cases.iter().zip([12, 12 + MAX_NESTING, 12, 12]).zip(limits) {
+        let parsed = parse(md, 10);
+        assert!(
+            depth(&parsed.blocks) <= 2 * MAX_NESTING + 2,
+            "{}",
+            depth(&parsed.blocks)
+        );
+        let errors: Vec<_> = parsed.diagnostics.iter().filter(|d| d.is_error()).collect();
+        assert_eq!(errors.len(), 1, "{md:.40}: {:?}", parsed.diagnostics);
+        assert!(errors[0].message.contains(limit), "{}", errors[0]);
+        assert_eq!(errors[0].line, Some(line), "{}", errors[0]);
+    }
+    // Within the limits: no error.
+    let parsed = parse(&format!("{} ok\n", ">".repeat(MAX_NESTING)), 1);
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let emphasis = format!("{}x{}", "*a _b ".repeat(16), " b_ a*".repeat(16));
+    let parsed = parse(&emphasis, 1);
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    assert_eq!(depth(&parsed.blocks), MAX_INLINE_NESTING + 2);
+}
+
+#[test]
+fn control_characters_are_removed_with_a_warning_at_their_line() {
+    let parsed = parse("Intro.\n\n## The heading\0\0\0As\u{85}\n", 4);
+    let Block::Heading { content, .. } = &parsed.blocks[1] else {
+        panic!("{:?}", parsed.blocks)
+    };
+    let text = inlines_text(content);
+    assert!(!text.contains(['\0', '\u{85}']), "{text:?}");
+    assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+    assert_eq!(parsed.diagnostics[0].line, Some(6));
+    assert!(parsed.diagnostics[0].message.contains("U+0000"));
+}

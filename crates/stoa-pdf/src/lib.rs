@@ -8,6 +8,7 @@
 
 mod depth;
 mod diag;
+mod diagram;
 mod escape;
 mod pages;
 mod source;
@@ -44,10 +45,18 @@ impl Renderer for PdfRenderer {
         let job = Job::of(ctx);
         let standards = pdf_standards(job.book)?;
         let generated = generate(job.book, ctx.notes, ctx.ids, Parts::Book);
-        let (document, mut warnings) = job.compile(&generated)?;
+        let (mut document, mut warnings) = job.compile(&generated)?;
+        // The creation date is stoa's, not the theme's: `meta.modified`,
+        // which SOURCE_DATE_EPOCH sets (else the book's date), as in the
+        // EPUB. A theme's `set document(date: ..)` would win over the
+        // timestamp in typst-pdf, so it is set back to `auto`.
+        let created = modified_date(job.book);
+        if created.is_some() {
+            document.info_mut().date = Smart::Auto;
+        }
         let options = PdfOptions {
             ident: Smart::Custom(job.book.meta.identifier.clone()),
-            timestamp: book_date(job.book).map(Timestamp::new_utc),
+            timestamp: created.map(Timestamp::new_utc),
             standards,
             tagged: true,
             ..PdfOptions::default()
@@ -146,12 +155,11 @@ impl<'a> Job<'a> {
             Parts::Book => checked_assets(self.book, self.roots)?,
             Parts::Cover => HashMap::new(),
         };
-        let world = StoaWorld::new(
-            generated.source.clone(),
-            theme_dir,
-            assets,
-            book_date(self.book),
-        );
+        // `datetime.today()` is the day the build stands for, never the clock's.
+        let today = modified_date(self.book)
+            .and_then(|d| Datetime::from_ymd(d.year()?, d.month()?, d.day()?))
+            .or_else(|| book_date(self.book));
+        let world = StoaWorld::new(generated.source.clone(), theme_dir, assets, today);
         let Warned { output, warnings } = typst::compile::<PagedDocument>(&world);
         let warnings = self.convert_all(&world, generated, &warnings);
         match output {
@@ -256,6 +264,22 @@ fn check_print(book: &Book) -> Result<(), Vec<Diagnostic>> {
     }
 }
 
+/// When the edition was last changed, `meta.modified`
+/// (`YYYY-MM-DDTHH:MM:SSZ`, from SOURCE_DATE_EPOCH or the book's date), as a
+/// UTC date and time; `None` when it is not in that shape.
+fn modified_date(book: &Book) -> Option<Datetime> {
+    let m = book.meta.modified.trim();
+    let (date, time) = m.strip_suffix('Z')?.split_once('T')?;
+    let (y, mo, d) = stoa_locale::parse_date(date)?;
+    let mut hms = time.split(':').map(|n| n.parse::<u8>().ok());
+    let (Some(Some(h)), Some(Some(mi)), Some(Some(s)), None) =
+        (hms.next(), hms.next(), hms.next(), hms.next())
+    else {
+        return None;
+    };
+    Datetime::from_ymd_hms(y, mo, d, h, mi, s)
+}
+
 fn book_date(book: &Book) -> Option<Datetime> {
     let (y, m, d) = stoa_locale::parse_date(&book.meta.date)?;
     Datetime::from_ymd(y, m, d)
@@ -332,4 +356,46 @@ fn image_urls(book: &Book) -> Vec<(&str, Option<&str>)> {
         });
     }
     urls
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::*;
+
+    fn book_modified(modified: &str) -> Book {
+        Book {
+            version: stoa_doc::TREE_VERSION,
+            id: "b".into(),
+            lang: "en".into(),
+            meta: stoa_doc::BookMeta {
+                date: "2024-05-31".into(),
+                modified: modified.into(),
+                ..stoa_doc::BookMeta::default()
+            },
+            labels: stoa_doc::Labels::default(),
+            chapters: Vec::new(),
+            assets: Vec::new(),
+            styles: Vec::new(),
+            print: stoa_doc::Print::default(),
+        }
+    }
+
+    #[test]
+    fn the_creation_date_is_the_modified_time_source_date_epoch_sets() {
+        let d = modified_date(&book_modified("2024-06-01T12:34:56Z")).unwrap();
+        assert_eq!(
+            (
+                d.year(),
+                d.month(),
+                d.day(),
+                d.hour(),
+                d.minute(),
+                d.second()
+            ),
+            (Some(2024), Some(6), Some(1), Some(12), Some(34), Some(56))
+        );
+        assert!(modified_date(&book_modified("2024-06-01")).is_none());
+        assert!(modified_date(&book_modified("2024-06-01T25:00:00Z")).is_none());
+        assert!(modified_date(&book_modified("2024-06-01T12:00:00:00Z")).is_none());
+    }
 }

@@ -433,6 +433,10 @@ impl<'a> Gen<'a> {
     }
 
     fn block(&mut self, block: &Block, ctx: &mut ChapterCtx) {
+        if let Some(drawing) = stoa_diagram::diagram_of(block) {
+            self.out.push_str(&crate::diagram::call(&drawing));
+            return;
+        }
         match block {
             Block::Heading { level, id, content } => self.heading(*level, id, content, ctx),
             Block::Paragraph { content } => self.paragraph(content, ctx),

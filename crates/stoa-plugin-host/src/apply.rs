@@ -2,14 +2,16 @@
 //! collect the styles; every failure becomes a diagnostic, never a panic.
 
 use crate::LoadedPlugin;
+use crate::isolate::{self, BAD_BUFFER, Hook, Session};
+use crate::load::Backend;
 use rayon::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashSet;
-use std::sync::Arc;
-use stoa_sdk::abi::{HookFn, STATUS_BAD_INPUT, STATUS_ERROR, STATUS_OK, STATUS_PANIC};
+use std::sync::{Arc, Mutex};
+use stoa_sdk::abi::{STATUS_BAD_INPUT, STATUS_ERROR, STATUS_OK, STATUS_PANIC};
 use stoa_sdk::stoa_doc::compat;
 use stoa_sdk::wire::{self, FailureOutput};
 use stoa_sdk::{
@@ -44,7 +46,10 @@ pub fn apply(
 ) -> Result<(Book, Vec<Diagnostic>), Vec<Diagnostic>> {
     let mut diagnostics = Vec::new();
     for run in plugins {
-        let step = Step { run };
+        let step = Step {
+            run,
+            child: Mutex::new(Child::NotStarted),
+        };
         let ok = step.transform(&mut book, &mut diagnostics)
             && step.finish(&mut book, &mut diagnostics)
             && step.styles(&mut book, &mut diagnostics);
@@ -58,6 +63,18 @@ pub fn apply(
 /// One plugin's turn; each hook returns false when it failed.
 struct Step<'a> {
     run: &'a PluginRun,
+    /// The child process of an isolated plugin, one per book and turn, so
+    /// that a crash costs this book only.
+    child: Mutex<Child>,
+}
+
+/// The state of an isolated plugin's child process.
+enum Child {
+    /// Started at the first call.
+    NotStarted,
+    Running(Session),
+    /// It died; the reason was reported by the call that saw it.
+    Dead,
 }
 
 /// Why a hook call gave nothing usable.
@@ -66,6 +83,11 @@ enum Failure {
     Status(i32, Vec<PluginDiagnostic>),
     /// The output is not the JSON it should be.
     Output(String),
+    /// An isolated plugin's process crashed, exited or overran its time.
+    Process(String),
+    /// Its process had already died in an earlier call of this turn, which
+    /// reported it: nothing more to say.
+    AlreadyDead,
 }
 
 impl Step<'_> {
@@ -100,9 +122,10 @@ impl Step<'_> {
     }
 
     fn transform(&self, book: &mut Book, out: &mut Vec<Diagnostic>) -> bool {
-        let Some(hook) = self.plugin().raw().transform else {
+        if !self.plugin().hooks().transform {
             return true;
-        };
+        }
+        let hook = Hook::Transform;
         let (lang, id) = (book.lang.as_str(), book.id.as_str());
         let per_chapter: Vec<Vec<Diagnostic>> = book
             .chapters
@@ -115,7 +138,7 @@ impl Step<'_> {
     /// Transforms one chapter in place; its diagnostics, with errors when it failed.
     fn transform_one(
         &self,
-        hook: HookFn,
+        hook: Hook,
         lang: &str,
         id: &str,
         chapter: &mut Chapter,
@@ -142,15 +165,15 @@ impl Step<'_> {
     }
 
     fn finish(&self, book: &mut Book, out: &mut Vec<Diagnostic>) -> bool {
-        let Some(hook) = self.plugin().raw().finish else {
+        if !self.plugin().hooks().finish {
             return true;
-        };
-        let diagnostics = wire::with_deep_stack(|| self.finish_book(hook, book));
+        }
+        let diagnostics = wire::with_deep_stack(|| self.finish_book(Hook::Finish, book));
         self.report(diagnostics, out)
     }
 
     /// Finishes the book in place; its diagnostics, with errors when it failed.
-    fn finish_book(&self, hook: HookFn, book: &mut Book) -> Vec<Diagnostic> {
+    fn finish_book(&self, hook: Hook, book: &mut Book) -> Vec<Diagnostic> {
         let input = wire::FinishInput {
             tree_version: TREE_VERSION,
             tree_minor: TREE_MINOR,
@@ -173,9 +196,10 @@ impl Step<'_> {
     }
 
     fn styles(&self, book: &mut Book, out: &mut Vec<Diagnostic>) -> bool {
-        let Some(hook) = self.plugin().raw().styles else {
+        if !self.plugin().hooks().styles {
             return true;
-        };
+        }
+        let hook = Hook::Styles;
         let mut diagnostics = Vec::new();
         // A plugin is never asked for a format newer than its tree minor:
         // one built before that format could take it for another.
@@ -208,16 +232,67 @@ impl Step<'_> {
     /// Sends `input` to `hook` and reads its answer, whatever the plugin does.
     fn call<T: DeserializeOwned>(
         &self,
-        hook: HookFn,
+        hook: Hook,
         name: &str,
         input: &impl Serialize,
     ) -> Result<T, Failure> {
         let input = wire::to_vec(input)
             .map_err(|e| Failure::Output(format!("could not be sent its input: {e}")))?;
-        let (status, output) = self.plugin().raw().call(hook, &input);
-        let bytes = output
-            .bytes()
-            .map_err(|why| Failure::Output(format!("returned {why} from `{name}`")))?;
+        let bad_buffer = |why: &str| Failure::Output(format!("returned {why} from `{name}`"));
+        match self.plugin().backend() {
+            Backend::Native(raw) => {
+                let function = match hook {
+                    Hook::Transform => raw.transform,
+                    Hook::Finish => raw.finish,
+                    Hook::Styles => raw.styles,
+                };
+                let Some(function) = function else {
+                    return Err(Failure::Output(format!("has no `{name}` hook")));
+                };
+                let (status, output) = raw.call(function, &input);
+                let bytes = output.bytes().map_err(bad_buffer)?;
+                Self::decode(name, status, bytes)
+            }
+            Backend::Isolated(isolation) => {
+                let (status, bytes) = self.call_child(isolation, hook, &input)?;
+                if status == BAD_BUFFER as i32 {
+                    return Err(bad_buffer("a null buffer with a non-zero length"));
+                }
+                Self::decode(name, status, &bytes)
+            }
+        }
+    }
+
+    /// Calls `hook` in the plugin's child process, started at the first call.
+    fn call_child(
+        &self,
+        isolation: &isolate::Isolation,
+        hook: Hook,
+        input: &[u8],
+    ) -> Result<(i32, Vec<u8>), Failure> {
+        // Calls take turns: the child answers one at a time.
+        let mut child = self.child.lock().unwrap_or_else(|e| e.into_inner());
+        if let Child::NotStarted = *child {
+            match isolate::start(isolation, self.plugin().path()) {
+                Ok((session, _hello)) => *child = Child::Running(session),
+                Err(why) => {
+                    *child = Child::Dead;
+                    return Err(Failure::Process(why));
+                }
+            }
+        }
+        let Child::Running(session) = &mut *child else {
+            return Err(Failure::AlreadyDead);
+        };
+        session.call(hook, input).map_err(|why| {
+            // Dropping the session reaps the process.
+            *child = Child::Dead;
+            Failure::Process(why)
+        })
+    }
+
+    /// A hook's answer: the output read as `T`, or the failure it reports.
+    fn decode<T: DeserializeOwned>(name: &str, status: i32, bytes: &[u8]) -> Result<T, Failure> {
         if status != STATUS_OK {
             // A failure's body is best effort: unreadable means no details.
             let body: FailureOutput = wire::from_slice(bytes).unwrap_or_default();
@@ -280,6 +355,13 @@ impl Step<'_> {
                     .with_hint(self.default_hint(STATUS_PANIC));
                 vec![attach(d, file(None))]
             }
+            Failure::Process(why) => {
+                let why = format!("{why}; the books that use it are not built");
+                let d = Diagnostic::error(self.prefixed(&why))
+                    .with_hint(self.default_hint(STATUS_PANIC));
+                vec![attach(d, file(None))]
+            }
+            Failure::AlreadyDead => Vec::new(),
             Failure::Status(status, reported) => {
                 let mut d = self.convert(reported, &file);
                 if !d.iter().any(Diagnostic::is_error) {

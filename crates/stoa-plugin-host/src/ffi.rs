@@ -156,3 +156,43 @@ impl Drop for Output<'_> {
         }
     }
 }
+
+/// The child's channel to its parent: a duplicate of standard output, after
+/// which standard output itself is pointed at standard error, so that what a
+/// plugin prints (C's `printf`, Rust's `println!`) cannot corrupt the answers.
+#[cfg(unix)]
+pub(crate) fn protocol_output() -> std::io::Result<std::fs::File> {
+    use std::os::fd::AsFd;
+    let channel = std::io::stdout().as_fd().try_clone_to_owned()?;
+    // SAFETY: dup2 on two descriptors this process has open (0..2 are open
+    // in any process started by `Command` with piped or inherited stdio);
+    // it only replaces descriptor 1, whose owner is the `Stdout` handle that
+    // keeps working on the new target.
+    if unsafe { libc::dup2(2, 1) } < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(std::fs::File::from(channel))
+}
+
+/// Elsewhere the answers share standard output with the plugin.
+#[cfg(not(unix))]
+pub(crate) fn protocol_output() -> std::io::Result<std::io::Stdout> {
+    Ok(std::io::stdout())
+}
+
+/// Ties the child's life to its parent's: Ctrl-C in a terminal reaches the
+/// whole process group, and it is for stoa, not for the plugin's process, to
+/// decide what it means; and if stoa ends (killed, or exiting after a signal)
+/// the child must not live on, above all not a hung one.
+pub(crate) fn follow_parent() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to "ignore" touches no memory.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_IGN);
+    }
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_PDEATHSIG takes a signal number and nothing else.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+    }
+}

@@ -36,21 +36,33 @@
 //!   the chapter's `source` as their file; any failure is an `Err` of
 //!   diagnostics naming the plugin and its path, never a panic.
 //!
+//! - [`load_isolated`]: the same plugin, run in a child process instead
+//!   (an [`Isolation`] says which program: `stoa plugin-host <library>`,
+//!   which calls [`serve_isolated`]). [`apply`] then starts one child per
+//!   call and sends it the same JSON as the C ABI over a pipe, each hook
+//!   call under a time limit; a crash, an `exit` or a hang becomes an error
+//!   naming the plugin, for that book only.
+//!
 //! # Trust
 //!
 //! A plugin is native code running inside stoa: loading it runs it. The host
 //! defends against plugins that are *wrong* (not a library, another ABI,
-//! bad JSON, panics caught by the SDK), not against malicious ones.
+//! bad JSON, panics caught by the SDK; crashes and hangs when isolated), not
+//! against malicious ones: an isolated plugin still runs as the user.
 
 mod apply;
 // The only unsafe code of the host: dlopen, the descriptor and hook calls.
 #[allow(unsafe_code)]
 mod ffi;
+mod isolate;
 mod load;
 mod search;
+mod worker;
 
 pub use apply::{PluginRun, apply};
-pub use load::{LoadedPlugin, PluginInfo, list, load};
+pub use isolate::Isolation;
+pub use load::{LoadedPlugin, PluginInfo, list, load, load_isolated};
 pub use search::SearchPath;
 pub use stoa_sdk::Hooks;
 pub use stoa_sdk::abi::ABI_VERSION;
+pub use worker::serve_isolated;

@@ -2,6 +2,7 @@
 //! a search path holds.
 
 use crate::ffi::{self, OpenError, RawPlugin};
+use crate::isolate::{self, Isolation};
 use crate::search::{self, SearchPath};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -14,19 +15,37 @@ use stoa_sdk::{Diagnostic, Hooks, TREE_MINOR, TREE_VERSION, split_tree_version};
 /// threads; stays loaded until the process ends.
 #[derive(Debug)]
 pub struct LoadedPlugin {
-    raw: RawPlugin,
+    backend: Backend,
     path: PathBuf,
+    name: String,
+    version: String,
+    tree_version: u32,
+    hooks: Hooks,
+}
+
+/// Where a plugin's hooks run.
+#[derive(Debug)]
+pub(crate) enum Backend {
+    /// In this process, through the C ABI.
+    Native(RawPlugin),
+    /// In a child process per book, started as this says.
+    Isolated(Isolation),
 }
 
 impl LoadedPlugin {
     /// The name the plugin gives itself (the `<name>` of `[plugins.<name>]`).
     pub fn name(&self) -> &str {
-        &self.raw.name
+        &self.name
     }
 
     /// The plugin's own version.
     pub fn version(&self) -> &str {
-        &self.raw.version
+        &self.version
+    }
+
+    /// True when its hooks run in a child process (see [`load_isolated`]).
+    pub fn is_isolated(&self) -> bool {
+        matches!(self.backend, Backend::Isolated(_))
     }
 
     /// The ABI version it speaks (always [`ABI_VERSION`] once loaded).
@@ -37,7 +56,7 @@ impl LoadedPlugin {
     /// The tree version it reads, as (major, minor): the major is always
     /// [`TREE_VERSION`] once loaded, the minor at most [`TREE_MINOR`].
     pub fn tree_version(&self) -> (u32, u32) {
-        split_tree_version(self.raw.tree_version)
+        split_tree_version(self.tree_version)
     }
 
     /// The minor tree version it reads; the host lowers the tree to it.
@@ -52,15 +71,26 @@ impl LoadedPlugin {
 
     /// The hooks it provides.
     pub fn hooks(&self) -> Hooks {
-        Hooks {
-            transform: self.raw.transform.is_some(),
-            finish: self.raw.finish.is_some(),
-            styles: self.raw.styles.is_some(),
-        }
+        self.hooks
     }
 
-    pub(crate) fn raw(&self) -> &RawPlugin {
-        &self.raw
+    pub(crate) fn backend(&self) -> &Backend {
+        &self.backend
+    }
+
+    fn native(raw: RawPlugin, path: PathBuf) -> LoadedPlugin {
+        LoadedPlugin {
+            path,
+            name: raw.name.clone(),
+            version: raw.version.clone(),
+            tree_version: raw.tree_version,
+            hooks: Hooks {
+                transform: raw.transform.is_some(),
+                finish: raw.finish.is_some(),
+                styles: raw.styles.is_some(),
+            },
+            backend: Backend::Native(raw),
+        }
     }
 }
 
@@ -94,16 +124,65 @@ pub fn load(name: &str, search: &SearchPath) -> Result<Arc<LoadedPlugin>, Diagno
                 .with_hint("a plugin name has only letters, digits, `-` and `_`"),
         );
     }
+    let path = find(name, search)?;
+    load_path(name, &path)
+}
+
+/// Like [`load`], but the plugin's code never runs in this process: a child
+/// process (`isolation`'s command with the library's path) loads it, says
+/// what it holds, and serves the hooks of each book over its standard input
+/// and output, in the JSON of the C ABI (see [`crate::serve_isolated`]). A
+/// crash, an `exit` or a hook that overruns the time limit then fails only
+/// the books that use the plugin, with an error naming it.
+pub fn load_isolated(
+    name: &str,
+    search: &SearchPath,
+    isolation: &Isolation,
+) -> Result<Arc<LoadedPlugin>, Diagnostic> {
+    let path = find(name, search)?;
+    let path = path.canonicalize().unwrap_or(path);
+    let key = (path.clone(), isolation.clone());
+    static CACHE: OnceLock<Mutex<IsolatedCache>> = OnceLock::new();
+    let mut cache = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(plugin) = cache.get(&key) {
+        return check_name(name, plugin).map(|()| Arc::clone(plugin));
+    }
+    let hello = isolate::handshake(isolation, &path).map_err(|why| {
+        Diagnostic::error(format!(
+            "plugin `{name}` at {} could not be started in a process of its own: {why}",
+            path.display()
+        ))
+        .with_hint(format!(
+            "the plugin fails while loading: report it to its author, or remove              [plugins.{name}] from book.toml"
+        ))
+    })?;
+    let plugin = Arc::new(LoadedPlugin {
+        backend: Backend::Isolated(isolation.clone()),
+        path: path.clone(),
+        hooks: hello.hooks(),
+        name: hello.name,
+        version: hello.version,
+        tree_version: hello.tree_version,
+    });
+    check_tree_version(&plugin)?;
+    cache.insert(key, Arc::clone(&plugin));
+    check_name(name, &plugin).map(|()| plugin)
+}
+
+type IsolatedCache = HashMap<(PathBuf, Isolation), Arc<LoadedPlugin>>;
+
+/// The first file on the search path that holds plugin `name`.
+fn find(name: &str, search: &SearchPath) -> Result<PathBuf, Diagnostic> {
     let candidates = search::file_names(name);
-    let found = search
+    search
         .dirs()
         .iter()
         .flat_map(|dir| candidates.iter().map(move |file| dir.join(file)))
-        .find(|path| path.is_file());
-    match found {
-        Some(path) => load_path(name, &path),
-        None => Err(not_found(name, &candidates, search)),
-    }
+        .find(|path| path.is_file())
+        .ok_or_else(|| not_found(name, &candidates, search))
 }
 
 /// Every plugin library on the search path (files named
@@ -166,10 +245,7 @@ fn load_path(name: &str, path: &Path) -> Result<Arc<LoadedPlugin>, Diagnostic> {
         return check_name(name, plugin).map(|()| Arc::clone(plugin));
     }
     let raw = ffi::open(&path).map_err(|e| open_error(name, &path, e))?;
-    let plugin = Arc::new(LoadedPlugin {
-        raw,
-        path: path.clone(),
-    });
+    let plugin = Arc::new(LoadedPlugin::native(raw, path.clone()));
     check_tree_version(&plugin)?;
     cache.insert(path, Arc::clone(&plugin));
     check_name(name, &plugin).map(|()| plugin)
@@ -233,7 +309,7 @@ fn not_found(name: &str, candidates: &[String], search: &SearchPath) -> Diagnost
     )
 }
 
-fn open_error(name: &str, path: &Path, e: OpenError) -> Diagnostic {
+pub(crate) fn open_error(name: &str, path: &Path, e: OpenError) -> Diagnostic {
     let at = format!("plugin `{name}` at {}", path.display());
     let (message, hint) = match e {
         OpenError::NotALibrary(why) => (

@@ -1,36 +1,38 @@
 //! A small read-only HTTP server for dist/: local preview and devices on the same network.
-//! HTTP/1.1 GET and HEAD with byte ranges, std only, a few worker threads, nothing served from outside the root.
+//! HTTP/1.1 GET and HEAD with byte ranges, std only, a thread per connection under
+//! caps per client and in all, nothing served from outside the root.
 
 mod date;
+mod limits;
 mod request;
 mod resolve;
 mod response;
 
 use std::io;
-use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+pub use limits::Limits;
+use limits::{Admission, DeadlineReader, Table};
 use request::{Method, Request};
 use response::Response;
 
-/// Connections served at once. Enough for a browser's parallel requests and a
-/// couple of e-readers; each connection carries one request.
-const WORKERS: usize = 4;
-/// Accepted connections waiting for a worker; beyond this they get a 503.
-const QUEUE: usize = 32;
-/// How long a client may take to send its request (and each read of it).
-const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client may take to send its whole request head, however it
+/// trickles it: a slow client holds a connection for this long at most, and
+/// is the first to be closed when room is needed.
+const REQUEST_DEADLINE: Duration = Duration::from_secs(10);
 /// How long one write may block: a phone on weak Wi-Fi drains slowly.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long to keep reading after the response, so that a request not read in
 /// full does not turn the close into a reset that loses the response.
 const LINGER: Duration = Duration::from_secs(2);
+/// A connection's thread needs little: the request head and an 8 KiB buffer.
+const THREAD_STACK: usize = 256 * 1024;
 
 /// A bound, not yet running, server of one directory.
 #[derive(Debug)]
@@ -39,6 +41,7 @@ pub struct Server {
     addr: SocketAddr,
     root: PathBuf,
     log: bool,
+    limits: Limits,
     stop: Arc<AtomicBool>,
 }
 
@@ -60,6 +63,7 @@ impl Server {
             addr,
             root,
             log: false,
+            limits: Limits::default(),
             stop: Arc::new(AtomicBool::new(false)),
         })
     }
@@ -80,21 +84,30 @@ impl Server {
         self
     }
 
+    /// How many connections may be open at once, per client address and in
+    /// all (see [`Limits`]).
+    pub fn with_limits(mut self, limits: Limits) -> Server {
+        self.limits = limits;
+        self
+    }
+
     /// Serves until the process ends (or, for a spawned server, until shutdown).
     pub fn run(self) {
-        let (queue, incoming) = sync_channel::<TcpStream>(QUEUE);
-        let incoming = Arc::new(Mutex::new(incoming));
         let site = Arc::new(Site {
             root: self.root,
             log: self.log,
+            table: Mutex::new(Table::new(self.limits)),
+            live: Mutex::new(0),
+            ended: Condvar::new(),
         });
-        let workers: Vec<JoinHandle<()>> = (0..WORKERS)
-            .map(|_| spawn_worker(Arc::clone(&incoming), Arc::clone(&site)))
-            .collect();
-        accept_loop(&self.listener, &self.stop, &queue);
-        drop(queue);
-        for worker in workers {
-            let _ = worker.join();
+        accept_loop(&self.listener, &self.stop, &site);
+        // Connections still waiting for their request will not get one now.
+        for evicted in site.table().waiting() {
+            evicted.store(true, Ordering::SeqCst);
+        }
+        let mut live = site.live.lock().unwrap_or_else(|e| e.into_inner());
+        while *live > 0 {
+            live = site.ended.wait(live).unwrap_or_else(|e| e.into_inner());
         }
     }
 
@@ -164,13 +177,25 @@ fn wake_addr(addr: SocketAddr) -> SocketAddr {
     addr
 }
 
-/// What the workers share.
+/// What the connections share.
 struct Site {
     root: PathBuf,
     log: bool,
+    /// The open connections, for the caps, each with the flag that asks it
+    /// to make room.
+    table: Mutex<Table<Arc<AtomicBool>>>,
+    /// Connection threads still running, and a signal when one ends.
+    live: Mutex<usize>,
+    ended: Condvar,
 }
 
-fn accept_loop(listener: &TcpListener, stop: &AtomicBool, queue: &SyncSender<TcpStream>) {
+impl Site {
+    fn table(&self) -> MutexGuard<'_, Table<Arc<AtomicBool>>> {
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn accept_loop(listener: &TcpListener, stop: &AtomicBool, site: &Arc<Site>) {
     for conn in listener.incoming() {
         if stop.load(Ordering::SeqCst) {
             break;
@@ -180,42 +205,102 @@ fn accept_loop(listener: &TcpListener, stop: &AtomicBool, queue: &SyncSender<Tcp
             // Out of descriptors, or a client that hung up before accept: keep serving the others.
             Err(_) => continue,
         };
-        match queue.try_send(stream) {
-            Ok(()) => {}
-            Err(TrySendError::Full(stream)) => refuse_busy(stream),
-            Err(TrySendError::Disconnected(_)) => break,
+        admit(stream, site);
+    }
+}
+
+/// Serves `stream` on a thread of its own if the caps allow, closing idle
+/// connections to make room; answers 503 with `Retry-After` otherwise.
+fn admit(stream: TcpStream, site: &Arc<Site>) {
+    let client = stream
+        .peer_addr()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
+    let evicted = Arc::new(AtomicBool::new(false));
+    let admission = site
+        .table()
+        .admit(client, Instant::now(), Arc::clone(&evicted));
+    let id = match admission {
+        Admission::Admit { id, evicted } => {
+            // Each sees it within a poll, and answers 503 with Retry-After.
+            for idle in evicted {
+                idle.store(true, Ordering::SeqCst);
+            }
+            id
+        }
+        Admission::Refuse => return refuse_busy(stream),
+    };
+    *site.live.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+    let shared = Arc::clone(site);
+    let spawned = thread::Builder::new()
+        .name("stoa-serve-conn".into())
+        .stack_size(THREAD_STACK)
+        .spawn(move || {
+            let _end = Ending { site: &shared, id };
+            // A bug must cost one connection, not the server.
+            let _ = catch_unwind(AssertUnwindSafe(|| {
+                serve_connection(&stream, id, &evicted, &shared)
+            }));
+        });
+    if spawned.is_err() {
+        // The closure, and the stream in it, are gone: clean up by hand.
+        site.table().remove(id);
+        connection_ended(site);
+    }
+}
+
+/// Marks a connection's end when its thread finishes, however it finishes.
+struct Ending<'a> {
+    site: &'a Site,
+    id: u64,
+}
+
+impl Drop for Ending<'_> {
+    fn drop(&mut self) {
+        self.site.table().remove(self.id);
+        connection_ended(self.site);
+    }
+}
+
+fn connection_ended(site: &Site) {
+    let mut live = site.live.lock().unwrap_or_else(|e| e.into_inner());
+    *live = live.saturating_sub(1);
+    site.ended.notify_all();
+}
+
+/// Answers 503 at once, with `Retry-After`, rather than letting a connection wait without bound.
+/// Runs on the accepting thread, so it never waits on the client: what the
+/// client already sent is read without blocking before the close, so that
+/// the close is not a reset that could lose the answer.
+fn refuse_busy(stream: TcpStream) {
+    use std::io::Read;
+    let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
+    let _ = Response::busy().write_to(&stream, false);
+    let _ = stream.shutdown(Shutdown::Write);
+    if stream.set_nonblocking(true).is_ok() {
+        let mut sink = [0u8; 4096];
+        let mut reader = &stream;
+        for _ in 0..16 {
+            match reader.read(&mut sink) {
+                Ok(n) if n > 0 => {}
+                _ => break,
+            }
         }
     }
 }
 
-/// Answers 503 at once rather than letting a connection wait for a worker without bound.
-fn refuse_busy(stream: TcpStream) {
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-    let _ = Response::error(503).write_to(&stream, false);
-    let _ = stream.shutdown(Shutdown::Both);
-}
-
-fn spawn_worker(incoming: Arc<Mutex<Receiver<TcpStream>>>, site: Arc<Site>) -> JoinHandle<()> {
-    thread::spawn(move || {
-        loop {
-            // The lock is held only while waiting, never while serving.
-            let next = match incoming.lock() {
-                Ok(receiver) => receiver.recv(),
-                Err(_) => return,
-            };
-            let Ok(stream) = next else { return };
-            // A bug must cost one connection, not a worker.
-            let _ = catch_unwind(AssertUnwindSafe(|| serve_connection(stream, &site)));
-        }
-    })
-}
-
 /// Reads one request, answers it, and closes the connection.
-fn serve_connection(stream: TcpStream, site: &Site) {
-    let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
+fn serve_connection(stream: &TcpStream, id: u64, evicted: &AtomicBool, site: &Site) {
     let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-    let mut reader = io::BufReader::new(&stream);
-    let (response, head_only, line) = match request::read(&mut reader) {
+    let mut reader = io::BufReader::new(DeadlineReader::new(stream, REQUEST_DEADLINE, evicted));
+    let read = request::read(&mut reader);
+    // From here on the connection is busy answering: never closed for room.
+    // One that was asked to make room first is told to come back.
+    if !site.table().answering(id) {
+        let _ = Response::busy().write_to(stream, false);
+        linger_close(stream);
+        return;
+    }
+    let (response, head_only, line) = match read {
         Ok(request) => {
             let response = respond(&site.root, &request);
             (
@@ -233,8 +318,8 @@ fn serve_connection(stream: TcpStream, site: &Site) {
             .map_or("?".to_string(), |a| a.to_string());
         eprintln!("{peer} {line} {}", response.status);
     }
-    let _ = response.write_to(&stream, head_only);
-    linger_close(&stream);
+    let _ = response.write_to(stream, head_only);
+    linger_close(stream);
 }
 
 fn respond(root: &Path, request: &Request) -> Response {

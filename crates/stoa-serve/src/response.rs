@@ -47,6 +47,14 @@ impl Response {
         response
     }
 
+    /// 503 for a server at its connection caps, saying when to try again
+    /// (RFC 9110 §10.2.3), so that clients retry instead of giving up.
+    pub fn busy() -> Response {
+        let mut response = Response::error(503);
+        response.headers.push(("Retry-After", "1".into()));
+        response
+    }
+
     fn text(status: u16, body: String) -> Response {
         let headers = vec![
             ("Content-Type", "text/plain; charset=utf-8".into()),

@@ -422,3 +422,128 @@ fn bind_refuses_a_missing_root() {
     fs::write(&file, b"x").unwrap();
     assert!(Server::bind(&file, "127.0.0.1:0".parse().unwrap()).is_err());
 }
+
+/// A fixture whose server has the given caps, and a file of 32 MiB: more
+/// than the socket buffers hold, so a client that stops reading keeps its
+/// connection busy.
+fn fixture_with(limits: stoa_serve::Limits) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("dist");
+    fs::create_dir_all(&root).unwrap();
+    fs::write(
+        root.join("index.html"),
+        "<!DOCTYPE html><title>Books</title>",
+    )
+    .unwrap();
+    fs::write(root.join("big.pdf"), vec![7u8; 32 << 20]).unwrap();
+    let server = Server::bind(&root, "127.0.0.1:0".parse().unwrap())
+        .unwrap()
+        .with_limits(limits)
+        .spawn();
+    Fixture {
+        _dir: dir,
+        root,
+        server,
+    }
+}
+
+/// A connection that has sent part of a request and then goes quiet.
+fn trickle(addr: SocketAddr, part: &[u8]) -> TcpStream {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.write_all(part).unwrap();
+    stream
+}
+
+/// A GET of `/` that must be answered within `within`.
+fn get_within(addr: SocketAddr, within: Duration) -> Reply {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(within)).unwrap();
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut bytes = Vec::new();
+    stream
+        .read_to_end(&mut bytes)
+        .expect("answered in time, not stuck behind slow clients");
+    parse_reply(&bytes)
+}
+
+/// The regression: four connections trickling bytes held every worker.
+#[test]
+fn slow_clients_do_not_delay_the_others() {
+    let f = fixture();
+    let slow: Vec<_> = (0..8)
+        .map(|i| trickle(f.addr(), &b"GET /index.html HTTP/1.1\r\nHo"[..10 + i]))
+        .collect();
+    let reply = get_within(f.addr(), Duration::from_secs(2));
+    assert_eq!(reply.status, 200);
+    drop(slow);
+}
+
+/// The regression: forty idle connections made every request fail with 503.
+#[test]
+fn idle_connections_make_room_for_requests() {
+    let f = fixture();
+    let idle: Vec<_> = (0..40)
+        .map(|_| TcpStream::connect(f.addr()).unwrap())
+        .collect();
+    for _ in 0..3 {
+        assert_eq!(get_within(f.addr(), Duration::from_secs(2)).status, 200);
+    }
+    drop(idle);
+}
+
+/// At the caps with every connection busy answering, a newcomer gets 503
+/// with `Retry-After`, and is served once a connection ends.
+#[test]
+fn a_refusal_says_when_to_retry() {
+    let f = fixture_with(stoa_serve::Limits {
+        per_client: 2,
+        total: 4,
+    });
+    let busy: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut s = trickle(f.addr(), b"GET /big.pdf HTTP/1.1\r\nHost: x\r\n\r\n");
+            // The answer has begun: this connection is busy, not idle.
+            let mut first = [0u8; 12];
+            s.set_read_timeout(Some(CLIENT_TIMEOUT)).unwrap();
+            s.read_exact(&mut first).unwrap();
+            assert_eq!(&first, b"HTTP/1.1 200");
+            s
+        })
+        .collect();
+    let refused = f.get("/");
+    assert_eq!(refused.status, 503);
+    assert_eq!(refused.header("Retry-After"), Some("1"));
+    drop(busy);
+    // The server sees the closes as failed writes; a request soon gets through.
+    let deadline = std::time::Instant::now() + CLIENT_TIMEOUT;
+    while f.get("/").status != 200 {
+        assert!(std::time::Instant::now() < deadline, "never served again");
+    }
+}
+
+#[test]
+fn parallel_downloads_are_served_or_told_when_to_retry() {
+    let f = fixture();
+    let book = f.file("dialogues/dialogues-en.epub");
+    let addr = f.addr();
+    let clients: Vec<_> = (0..200)
+        .map(|_| {
+            std::thread::spawn(move || {
+                send(
+                    addr,
+                    b"GET /dialogues/dialogues-en.epub HTTP/1.1\r\nHost: x\r\n\r\n",
+                )
+            })
+        })
+        .collect();
+    for client in clients {
+        let reply = client.join().unwrap();
+        match reply.status {
+            200 => assert_eq!(reply.body, book),
+            503 => assert_eq!(reply.header("Retry-After"), Some("1")),
+            other => panic!("{other}"),
+        }
+    }
+}

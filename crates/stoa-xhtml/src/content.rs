@@ -92,6 +92,10 @@ impl<'m, 'a> Writer<'m, 'a> {
     }
 
     fn block(&mut self, block: &Block, x: &mut Xml) {
+        if let Some(drawing) = stoa_diagram::diagram_of(block) {
+            crate::diagram::write(&drawing, x);
+            return;
+        }
         match block {
             Block::Heading { level, id, content } => {
                 x.open(heading_tag(*level), &[("id", id)]);
@@ -114,11 +118,7 @@ impl<'m, 'a> Writer<'m, 'a> {
                 self.held(blocks, x);
                 x.close();
             }
-            Block::Code { lang, text } => {
-                let class = lang.as_ref().map(|l| format!("language-{l}"));
-                let attr = class.as_deref().map_or(("", ""), |c| ("class", c));
-                x.open("pre", &[]).element("code", &[attr], text).close();
-            }
+            Block::Code { lang, text } => crate::highlight::code_block(lang.as_deref(), text, x),
             Block::Table { align, head, rows } => self.table(align, head, rows, x),
             Block::Rule => {
                 x.empty("hr", &[]);

@@ -8,6 +8,8 @@
 //! from their [`Role`], dates and labels from `stoa-locale`.
 
 mod content;
+mod diagram;
+mod highlight;
 mod page;
 pub mod xml;
 

@@ -1,0 +1,177 @@
+//! Running a book's plugins on one edition: in stoa's process through the C
+//! ABI (the default), or each in a child process of its own when its
+//! `[plugins.<name>]` table says `isolate = true`.
+
+use crate::plan::BuildOptions;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Duration;
+use stoa_book::{BookConfig, Edition, PluginConfig};
+use stoa_doc::Diagnostic;
+use stoa_plugin_host::{Isolation, PluginRun, SearchPath};
+
+/// How long one hook of an isolated plugin may take unless `time-limit` says.
+const DEFAULT_TIME_LIMIT: f64 = 60.0;
+/// The longest `time-limit` accepted: a day is a typo, not a plan.
+const MAX_TIME_LIMIT: f64 = 3600.0;
+
+/// Runs the book's plugins, in the order of its `[plugins.<name>]` tables,
+/// over one edition. A failure of any kind, even a panic in the host, fails
+/// this edition only.
+pub(crate) fn run_plugins(
+    options: &BuildOptions,
+    config: &BookConfig,
+    edition: Edition,
+) -> Result<Edition, Vec<Diagnostic>> {
+    if config.plugins.is_empty() {
+        return Ok(edition);
+    }
+    let lang = edition.book.lang.clone();
+    catch_unwind(AssertUnwindSafe(|| run(options, config, edition))).unwrap_or_else(|_| {
+        Err(vec![
+            Diagnostic::error(format!(
+                "running the plugins of this book in {lang} failed inside stoa"
+            ))
+            .in_file(&config.file)
+            .with_hint(
+                "this is a bug in stoa: please report it; `isolate = true` in a plugin's \
+                 table may work around it",
+            ),
+        ])
+    })
+}
+
+fn run(
+    options: &BuildOptions,
+    config: &BookConfig,
+    mut edition: Edition,
+) -> Result<Edition, Vec<Diagnostic>> {
+    let search = SearchPath::standard(
+        &options.plugin_dirs,
+        options.plugin_path.as_deref(),
+        config.plugin_dir.as_deref(),
+        options.exe_dir.as_deref(),
+    );
+    let mut runs = Vec::new();
+    let mut errors = Vec::new();
+    for plugin in &config.plugins {
+        let at = |e: Diagnostic| e.in_file(&config.file).at(plugin.line, 1);
+        let loaded = mode(plugin).and_then(|(isolation, settings)| {
+            let loaded = match &isolation {
+                Some(isolation) => {
+                    stoa_plugin_host::load_isolated(&plugin.name, &search, isolation)
+                }
+                None => stoa_plugin_host::load(&plugin.name, &search),
+            };
+            loaded.map(|plugin| PluginRun {
+                plugin,
+                config: settings,
+            })
+        });
+        match loaded {
+            Ok(run) => runs.push(run),
+            Err(error) => errors.push(at(error)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let (book, warnings) = stoa_plugin_host::apply(&runs, edition.book)?;
+    // A plugin may nest deeper than Markdown can; the renderers recurse.
+    stoa_doc::check_depth(&book)?;
+    edition.book = book;
+    edition.warnings.extend(warnings);
+    Ok(edition)
+}
+
+/// How to run `plugin` (isolated or not) and the settings it is sent, without
+/// `isolate` and `time-limit`, which are stoa's.
+fn mode(plugin: &PluginConfig) -> Result<(Option<Isolation>, serde_json::Value), Diagnostic> {
+    let mut settings = plugin.settings.clone();
+    let name = &plugin.name;
+    let (isolate, limit) = match settings.as_object_mut() {
+        Some(table) => (table.remove("isolate"), table.remove("time-limit")),
+        None => (None, None),
+    };
+    let isolate = match isolate {
+        None => false,
+        Some(serde_json::Value::Bool(b)) => b,
+        Some(other) => {
+            return Err(Diagnostic::error(format!(
+                "`isolate` in [plugins.{name}] is {other}, not true or false"
+            ))
+            .with_hint("write `isolate = true` to run the plugin in a process of its own"));
+        }
+    };
+    let limit = match limit {
+        None => None,
+        Some(value) => match value.as_f64() {
+            Some(s) if s > 0.0 && s <= MAX_TIME_LIMIT => Some(s),
+            _ => {
+                return Err(Diagnostic::error(format!(
+                    "`time-limit` in [plugins.{name}] is {value}, not a number of seconds \
+                     between 0 and {MAX_TIME_LIMIT}"
+                ))
+                .with_hint("write e.g. `time-limit = 30`"));
+            }
+        },
+    };
+    if !isolate {
+        if limit.is_some() {
+            return Err(Diagnostic::error(format!(
+                "`time-limit` in [plugins.{name}] needs `isolate = true`"
+            ))
+            .with_hint(
+                "a plugin running inside stoa's process cannot be stopped; \
+                 add `isolate = true` to run it in a process of its own",
+            ));
+        }
+        return Ok((None, settings));
+    }
+    let program = std::env::current_exe().map_err(|e| {
+        Diagnostic::error(format!(
+            "cannot isolate plugin `{name}`: the stoa executable is not found: {e}"
+        ))
+    })?;
+    let limit = Duration::from_secs_f64(limit.unwrap_or(DEFAULT_TIME_LIMIT));
+    Ok((Some(Isolation::stoa(program, limit)), settings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn plugin(settings: serde_json::Value) -> PluginConfig {
+        PluginConfig {
+            name: "p".into(),
+            settings,
+            line: 3,
+        }
+    }
+
+    #[test]
+    fn stoas_keys_are_taken_out_of_the_settings() {
+        let (isolation, settings) = mode(&plugin(
+            json!({"isolate": true, "time-limit": 2.5, "word": "x"}),
+        ))
+        .unwrap();
+        let isolation = isolation.expect("isolated");
+        assert_eq!(isolation.time_limit, Duration::from_millis(2500));
+        assert_eq!(settings, json!({"word": "x"}));
+        let (isolation, settings) = mode(&plugin(json!({"word": "x"}))).unwrap();
+        assert!(isolation.is_none());
+        assert_eq!(settings, json!({"word": "x"}));
+    }
+
+    #[test]
+    fn wrong_values_are_errors() {
+        for bad in [
+            json!({"isolate": "yes"}),
+            json!({"isolate": true, "time-limit": 0}),
+            json!({"isolate": true, "time-limit": "10"}),
+            json!({"time-limit": 5}),
+        ] {
+            assert!(mode(&plugin(bad.clone())).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! The child's side of an isolated plugin: load the library, say what it
+//! holds, then answer hook calls read from standard input until it closes.
+
+use crate::ffi::{self, RawPlugin};
+use crate::isolate::{BAD_BUFFER, HELLO_ERROR, HELLO_OK, Hello, Hook, read_frame, write_frame};
+use std::io::{self, Write};
+use std::path::Path;
+use stoa_sdk::abi::STATUS_BAD_INPUT;
+use stoa_sdk::wire;
+
+/// Serves the plugin library at `path` over standard input and output, for
+/// a parent that called [`crate::load_isolated`]; what `stoa plugin-host
+/// <library>` runs. Returns the process's exit status: 0 when the parent
+/// closed the input, 1 when the library would not load or a pipe failed.
+///
+/// The plugin's own writes to standard output go to standard error, so that
+/// they never mix with the answers.
+pub fn serve_isolated(path: &Path) -> i32 {
+    ffi::follow_parent();
+    let mut out = match ffi::protocol_output() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("stoa plugin-host: cannot set up its output: {e}");
+            return 1;
+        }
+    };
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let raw = match ffi::open(path) {
+        Ok(raw) => raw,
+        Err(e) => {
+            let why = crate::load::open_error(&name, path, e).to_string();
+            let _ = write_frame(&mut out, HELLO_ERROR, why.as_bytes());
+            return 1;
+        }
+    };
+    let hello = Hello {
+        name: raw.name.clone(),
+        version: raw.version.clone(),
+        tree_version: raw.tree_version,
+        transform: raw.transform.is_some(),
+        finish: raw.finish.is_some(),
+        styles: raw.styles.is_some(),
+    };
+    let hello = serde_json::to_vec(&hello).unwrap_or_default();
+    if write_frame(&mut out, HELLO_OK, &hello).is_err() {
+        return 1;
+    }
+    match answer_calls(&raw, &mut io::stdin().lock(), &mut out) {
+        Ok(()) => 0,
+        Err(_) => 1,
+    }
+}
+
+fn answer_calls(
+    raw: &RawPlugin,
+    input: &mut impl io::Read,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    while let Some((tag, bytes)) = read_frame(input)? {
+        let hook = Hook::from_tag(tag).and_then(|hook| match hook {
+            Hook::Transform => raw.transform,
+            Hook::Finish => raw.finish,
+            Hook::Styles => raw.styles,
+        });
+        let Some(hook) = hook else {
+            write_frame(out, STATUS_BAD_INPUT as u32, b"")?;
+            continue;
+        };
+        wire::with_deep_stack(|| {
+            let (status, output) = raw.call(hook, &bytes);
+            match output.bytes() {
+                Ok(answer) => write_frame(out, status as u32, answer),
+                Err(_) => write_frame(out, BAD_BUFFER, b""),
+            }
+        })?;
+    }
+    Ok(())
+}

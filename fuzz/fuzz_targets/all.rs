@@ -1,0 +1,10 @@
+//! Every path at once: the parser, the EPUB and the Typst source.
+#![no_main]
+
+#[path = "../src/case.rs"]
+#[allow(dead_code)] // each target uses part of the shared case
+mod case;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    case::all(data);
+});

@@ -1,0 +1,10 @@
+//! Markdown to the tree to the Typst source: no syntax error.
+#![no_main]
+
+#[path = "../src/case.rs"]
+#[allow(dead_code)] // each target uses part of the shared case
+mod case;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    case::typst(&case::markdown(&case::text(data)));
+});
