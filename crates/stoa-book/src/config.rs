@@ -4,7 +4,7 @@
 use crate::lang::Language;
 use crate::source::SourceFile;
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use stoa_doc::{Diagnostic, Print};
 
@@ -320,14 +320,23 @@ fn listed_posts(
 ) -> Vec<(String, usize)> {
     let list_start = file.find("posts", 0);
     let mut seen: Vec<(String, usize)> = Vec::new();
-    let mut from = list_start;
+    // First line of each slug, and the line counted on from the previous
+    // entry: a blog of ten thousand posts must not rescan the file per post.
+    let mut first_line: HashMap<&str, usize> = HashMap::new();
+    let mut line = crate::source::line_col(&file.text, list_start).0;
+    let (mut from, mut counted_to) = (list_start, list_start);
     for slug in posts {
         let at = file.find(&format!("\"{slug}\""), from);
+        let newlines = file
+            .text
+            .get(counted_to..at)
+            .map_or(0, |s| s.matches('\n').count());
+        line += newlines;
+        counted_to = at;
         from = at + 1;
-        let line = crate::source::line_col(&file.text, at).0;
         if let Some((message, hint)) = crate::slug::problem(slug) {
             errors.push(file.error_at(at, message).with_hint(hint));
-        } else if let Some((_, first)) = seen.iter().find(|(s, _)| s == slug) {
+        } else if let Some(first) = first_line.get(slug.as_str()) {
             errors.push(
                 file.error_at(
                     at,
@@ -344,6 +353,7 @@ fn listed_posts(
                 .with_hint("remove it from `posts`"),
             );
         } else {
+            first_line.insert(slug, line);
             seen.push((slug.clone(), line));
         }
     }
