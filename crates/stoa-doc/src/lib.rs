@@ -7,6 +7,7 @@ mod diag;
 mod ids;
 mod notes;
 mod role;
+mod token;
 mod tree;
 mod walk;
 
@@ -16,6 +17,7 @@ pub use ids::{IdIndex, LinkTarget};
 pub use notes::{ChapterNotes, Note, NotesPlan, Placement};
 pub use role::{Format, NoteNumbering, NotePlacement, NoteStyle, Role};
 pub use serde_json;
+pub use token::{TOKEN_CLASS, TOKEN_ROLE, is_token, token_pieces};
 pub use tree::*;
 pub use walk::{
     FnVisitor, Visitor, Walk, for_each_block, for_each_inline, inline_text, inlines_text, visit,

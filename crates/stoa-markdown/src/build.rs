@@ -146,6 +146,7 @@ impl<'a> Builder<'a> {
         };
         flush(&mut blocks, pending);
         bind_all(&mut blocks);
+        crate::tokens::mark(&mut blocks);
         self.check_notes();
         self.out.blocks = blocks;
         self.out
@@ -208,7 +209,8 @@ impl<'a> Builder<'a> {
             Event::End(end) => self.end(end),
             Event::Text(text) => {
                 self.undefined_note(range.start);
-                self.text(&text)
+                let text = crate::tokens::unsmarten_option(self.body, &text, &range);
+                self.text(text)
             }
             Event::Code(code) => self.inline(Inline::Code {
                 text: code.to_string(),

@@ -5,10 +5,12 @@ mod build;
 mod html;
 mod ids;
 mod lines;
+mod tokens;
 mod typography;
 mod url;
 
 pub use ids::slugify;
+pub use stoa_doc::{TOKEN_CLASS, TOKEN_ROLE, is_token};
 pub use typography::{bind_punctuation, smarten};
 
 use stoa_doc::{Block, Diagnostic};

@@ -687,6 +687,20 @@ impl<'a> Gen<'a> {
             },
             Inline::FootnoteRef { label } => self.note_ref(label, ctx),
             Inline::LineBreak => self.out.push_str("#linebreak()"),
+            // A technical token (stoa-markdown's `tokens`): the theme's
+            // `tok` sets it unhyphenated, in lining figures.
+            Inline::Span {
+                role: Some(Role::Other(role)),
+                content,
+                ..
+            } if role == stoa_doc::TOKEN_ROLE => {
+                self.out.push_str("#tok((");
+                for piece in stoa_doc::token_pieces(&stoa_doc::inlines_text(content)) {
+                    self.lit(piece);
+                    self.out.push(',');
+                }
+                self.out.push_str("))");
+            }
             Inline::Span {
                 role,
                 class,

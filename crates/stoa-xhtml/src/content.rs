@@ -311,6 +311,17 @@ impl<'m, 'a> Writer<'m, 'a> {
             Inline::SoftBreak => {
                 x.text("\n");
             }
+            // A technical token (stoa-markdown's `tokens`): the theme keeps
+            // it unhyphenated, in lining figures; it may break only where
+            // `<wbr>` says.
+            Inline::Span {
+                role: Some(Role::Other(role)),
+                class,
+                content,
+                ..
+            } if role == stoa_doc::TOKEN_ROLE => {
+                crate::token::write(class, &stoa_doc::inlines_text(content), x)
+            }
             Inline::Span {
                 role,
                 class,

@@ -11,6 +11,7 @@ mod content;
 mod diagram;
 mod highlight;
 mod page;
+mod token;
 pub mod xml;
 
 pub use page::{Page, direction, document};
