@@ -99,40 +99,197 @@ pub fn epubcheck_jar() -> PathBuf {
     }
 }
 
-/// Runs EPUBCheck on each file (two at a time) and returns, per file, its
-/// report when it has any error or warning.
+/// Runs EPUBCheck on each file (all in one JVM when `javac` can build
+/// tests/tools/EpubCheckBatch.java) and returns, per file, its report when
+/// it has any error or warning.
+///
+/// Builds are byte-identical, so several test binaries often check the very
+/// same book: a clean verdict is remembered under the SHA-256 of the file's
+/// bytes and of the jar (in `target/<profile>/epubcheck-verdicts/`), and a
+/// file already found clean in this or an earlier run is not checked again.
+/// Only clean verdicts are kept: a failing book is always checked anew.
 pub fn epubcheck(files: &[PathBuf]) -> Vec<(PathBuf, String)> {
     let jar = epubcheck_jar();
+    let verdicts = profile_dir().join("epubcheck-verdicts");
+    let jar_id = jar_identity(&jar);
     let mut failures = Vec::new();
+    let unchecked: Vec<(PathBuf, PathBuf)> = files
+        .iter()
+        .map(|f| (f.clone(), verdicts.join(verdict_name(f, &jar_id))))
+        .filter(|(_, verdict)| !verdict.is_file())
+        .collect();
+    let files: Vec<PathBuf> = unchecked.iter().map(|(f, _)| f.clone()).collect();
+    let reports = match batch_runner(&jar, &jar_id) {
+        Some(classes) => check_in_one_jvm(&jar, &classes, &files),
+        None => check_one_jvm_each(&jar, &files),
+    };
+    for ((file, verdict), (code, text)) in unchecked.into_iter().zip(reports) {
+        let clean = text.contains("0 fatals / 0 errors / 0 warnings");
+        if code != 0 || !clean {
+            failures.push((file, text));
+        } else {
+            remember_clean(&verdict, &text);
+        }
+    }
+    failures
+}
+
+/// The compiled tests/tools/EpubCheckBatch.java for `jar`, built once (per
+/// source and jar) into `target/<profile>/epubcheck-batch/`; `None` when
+/// there is no `javac` (then each file gets a JVM of its own).
+fn batch_runner(jar: &Path, jar_id: &str) -> Option<PathBuf> {
+    use sha2::{Digest, Sha256};
+    let source = repo_root().join("tests/tools/EpubCheckBatch.java");
+    let text = std::fs::read(&source).expect("tests/tools/EpubCheckBatch.java");
+    let mut hash = Sha256::new();
+    hash.update(jar_id.as_bytes());
+    hash.update(&text);
+    let key: String = hash.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let classes = profile_dir().join("epubcheck-batch").join(key);
+    if classes.join("EpubCheckBatch.class").is_file() {
+        return Some(classes);
+    }
+    let building = classes.with_extension(format!("tmp{}", std::process::id()));
+    let compiled = Command::new("javac")
+        .arg("-cp")
+        .arg(jar)
+        .arg("-d")
+        .arg(&building)
+        .arg(&source)
+        .output()
+        .ok()?;
+    if !compiled.status.success() {
+        panic!(
+            "javac failed on {}:\n{}",
+            source.display(),
+            String::from_utf8_lossy(&compiled.stderr)
+        );
+    }
+    // Another test binary may have won the race: its classes are as good.
+    if std::fs::rename(&building, &classes).is_err() {
+        let _ = std::fs::remove_dir_all(&building);
+    }
+    Some(classes)
+}
+
+/// Checks `files` in one JVM; per file, EPUBCheck's exit code and report.
+fn check_in_one_jvm(jar: &Path, classes: &Path, files: &[PathBuf]) -> Vec<(i32, String)> {
+    if files.is_empty() {
+        return Vec::new();
+    }
+    let separator = if cfg!(windows) { ";" } else { ":" };
+    let out = Command::new("java")
+        .arg("-cp")
+        .arg(format!("{}{separator}{}", jar.display(), classes.display()))
+        .arg("EpubCheckBatch")
+        .args(files)
+        .output()
+        .expect("java runs (scripts/install-test-tools installs it)");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let reports: Vec<(i32, String)> = text
+        .split('\u{1}')
+        .skip(1) // what the JVM printed before the first report
+        .collect::<Vec<_>>()
+        .chunks(2)
+        .filter_map(|pair| match pair {
+            [head, exit] if !head.is_empty() => {
+                let report = head.split_once('\n').map_or("", |(_, r)| r);
+                let code = exit
+                    .trim()
+                    .strip_prefix("exit ")
+                    .and_then(|c| c.parse().ok())?;
+                Some((code, report.to_string()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        reports.len(),
+        files.len(),
+        "EpubCheckBatch reported on {} of {} files:\n{text}{}",
+        reports.len(),
+        files.len(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    reports
+}
+
+/// Checks each file in a JVM of its own, two at a time.
+fn check_one_jvm_each(jar: &Path, files: &[PathBuf]) -> Vec<(i32, String)> {
+    let mut reports = Vec::new();
     for pair in files.chunks(2) {
         let children: Vec<_> = pair
             .iter()
             .map(|f| {
-                let child = Command::new("java")
+                Command::new("java")
                     .args(["-jar"])
-                    .arg(&jar)
+                    .arg(jar)
                     .arg(f)
                     .stdout(std::process::Stdio::piped())
                     .stderr(std::process::Stdio::piped())
                     .spawn()
-                    .expect("java runs (scripts/install-test-tools installs it)");
-                (f.clone(), child)
+                    .expect("java runs (scripts/install-test-tools installs it)")
             })
             .collect();
-        for (file, child) in children {
+        for child in children {
             let out = child.wait_with_output().expect("epubcheck finishes");
             let text = format!(
                 "{}{}",
                 String::from_utf8_lossy(&out.stdout),
                 String::from_utf8_lossy(&out.stderr)
             );
-            let clean = text.contains("0 fatals / 0 errors / 0 warnings");
-            if !out.status.success() || !clean {
-                failures.push((file, text));
-            }
+            reports.push((out.status.code().unwrap_or(-1), text));
         }
     }
-    failures
+    reports
+}
+
+/// `target/<profile>`, the folder of the `stoa` binary under test.
+fn profile_dir() -> PathBuf {
+    stoa_bin()
+        .parent()
+        .expect("the binary is in a folder")
+        .to_path_buf()
+}
+
+/// What names the checker: the jar's path, size and modification time.
+fn jar_identity(jar: &Path) -> String {
+    let meta = std::fs::metadata(jar).expect("the EPUBCheck jar is readable");
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    format!("{}:{}:{modified}", jar.display(), meta.len())
+}
+
+/// The verdict file's name for `file` under the checker `jar_id`.
+fn verdict_name(file: &Path, jar_id: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let bytes = std::fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let mut hash = Sha256::new();
+    hash.update(jar_id.as_bytes());
+    hash.update([0]);
+    hash.update(&bytes);
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Records a clean verdict, written beside its name and renamed so that a
+/// test binary running at the same time never reads half of one.
+fn remember_clean(verdict: &Path, report: &str) {
+    let Some(folder) = verdict.parent() else {
+        return;
+    };
+    if std::fs::create_dir_all(folder).is_err() {
+        return;
+    }
+    let temporary = verdict.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&temporary, report).is_ok() {
+        let _ = std::fs::rename(&temporary, verdict);
+    }
 }
 
 /// Every file below `dir`, sorted, as paths relative to it.

@@ -89,16 +89,24 @@ pub fn c_search() -> SearchPath {
     SearchPath::new([c_plugin_dir().to_path_buf()])
 }
 
-/// The folder holding the example plugin, built once per process with the
-/// same profile as the tests. Cargo holds a lock on the tests' own target
-/// folder while they run, so the plugin goes to a folder of its own,
-/// `target/plugin-tests`, shared by every test run.
+/// The folder holding the example plugin. `scripts/test` builds the whole
+/// workspace before the tests, the example plugin's library included, so the
+/// tests use that library when it is newer than every source Cargo's
+/// dep-info file says it was built from. Otherwise (`cargo test -p
+/// stoa-plugin-host` alone, or sources edited since) it is built once per
+/// process into a folder of its own, `target/plugin-tests`: Cargo holds the
+/// lock on the tests' own target folder while they run.
 pub fn example_plugin_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let workspace = Path::new(MANIFEST_DIR).join("../..");
-        let target = Path::new(TARGET_TMP).join("../plugin-tests");
         let release = !cfg!(debug_assertions);
+        let profile = if release { "release" } else { "debug" };
+        let built = Path::new(TARGET_TMP).join("..").join(profile);
+        if is_fresh(&built.join(library_file("example"))) {
+            return built;
+        }
+        let target = Path::new(TARGET_TMP).join("../plugin-tests");
         let mut cargo = Command::new(env!("CARGO"));
         cargo
             .current_dir(&workspace)
@@ -109,7 +117,29 @@ pub fn example_plugin_dir() -> &'static Path {
         }
         let status = cargo.status().expect("cargo runs");
         assert!(status.success(), "building stoa-plugin-example failed");
-        target.join(if release { "release" } else { "debug" })
+        target.join(profile)
+    })
+}
+
+/// Whether `library` exists and is newer than every file its dep-info
+/// (`<library stem>.d`, written by Cargo beside it) lists.
+fn is_fresh(library: &Path) -> bool {
+    let Ok(built) = library.metadata().and_then(|m| m.modified()) else {
+        return false;
+    };
+    let Ok(info) = std::fs::read_to_string(library.with_extension("d")) else {
+        return false;
+    };
+    let Some((_, sources)) = info.lines().next().and_then(|l| l.split_once(": ")) else {
+        return false;
+    };
+    // Dep-info escapes a space in a path as `\ `.
+    let sources = sources.replace("\\ ", "\u{0}");
+    sources.split(' ').filter(|s| !s.is_empty()).all(|source| {
+        Path::new(&source.replace('\u{0}', " "))
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|m| m <= built)
     })
 }
 
