@@ -6,7 +6,7 @@
 //! check exactly the same things.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use stoa_doc::{Block, Book, BookMeta, Chapter, IdIndex, Labels, NotesPlan, Print};
 
 /// Nesting the parser may hand on (it refuses deeper input with an error;
@@ -99,8 +99,11 @@ pub fn all(data: &[u8]) {
 }
 
 /// The theme folder (only read for its name here; the CSS is passed in).
-fn theme() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../themes/classic")
+fn theme() -> stoa_render::Theme {
+    stoa_render::Theme::folder(
+        "classic",
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../themes/classic"),
+    )
 }
 
 /// A one-chapter book around `blocks`.

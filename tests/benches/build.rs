@@ -92,7 +92,7 @@ fn build_books(books_dir: PathBuf, formats: Vec<Format>, out: PathBuf) {
 /// Renders every edition with `renderer`, one thread, the notes plan and
 /// the id index computed as the driver does.
 fn render_all(renderer: &dyn Renderer, all: &[stoa_book::Edition], cover: Option<&[u8]>) {
-    let theme = repo_root().join("themes/classic");
+    let theme = stoa_render::Theme::folder("classic", repo_root().join("themes/classic"));
     for e in all {
         let notes = NotesPlan::of(&e.book);
         let ids = IdIndex::of(&e.book);

@@ -6,9 +6,10 @@
 //! words unchanged, in exactly one post of that language, and no post may hold a
 //! line that is not in the export (or hold it more often than the export does).
 //! Lines are compared after removing only the Markdown markers the split adds:
-//! list bullets, heading markers, block-quote markers, backslash escapes and
-//! code fences. Any corpus line allowed to be missing is listed, with its
-//! reason, in `tests/corpus-exceptions.toml`.
+//! list bullets, heading markers, block-quote markers, backslash escapes,
+//! language marks (`<span lang="en">…</span>`) and code fences. Any corpus
+//! line allowed to be missing is listed, with its reason, in
+//! `tests/corpus-exceptions.toml`.
 //!
 //! Only `std` and `toml` are used here, so this test does not depend on the
 //! workspace's own crates.
@@ -22,8 +23,9 @@ const LANGS: [&str; 2] = ["en", "pt-BR"];
 
 /// Keys allowed in a post's front matter.
 // `translation-of` is written by `stoa translations mark` (issue 18):
-// every English post that has a Portuguese original carries it.
-const FRONT_MATTER_KEYS: [&str; 5] = ["title", "date", "tags", "summary", "translation-of"];
+// every English post that has a Portuguese original carries it. `lint`
+// holds the silences of `stoa check`'s lints, each with its reason.
+const FRONT_MATTER_KEYS: [&str; 6] = ["title", "date", "tags", "summary", "translation-of", "lint"];
 
 // ---------------------------------------------------------------------------
 // Locations
@@ -170,9 +172,10 @@ fn corpus_key(line: &str) -> Option<String> {
 
 /// Removes the Markdown markers the split adds around the author's words:
 /// block-quote markers, a heading marker, one list bullet (`- ` or `* `) with
-/// its indentation, and backslash escapes. The result is trimmed.
+/// its indentation, language marks and backslash escapes. The result is trimmed.
 fn normalize_markdown_line(line: &str) -> String {
-    let mut t = line.trim();
+    let unmarked = strip_lang_spans(line);
+    let mut t = unmarked.trim();
     while let Some(rest) = t.strip_prefix('>') {
         t = rest.trim_start();
     }
@@ -200,6 +203,32 @@ fn normalize_markdown_line(line: &str) -> String {
         out.push(c);
     }
     out.trim().to_string()
+}
+
+/// Removes `<span lang="…">` and `</span>`: the mark that says which
+/// language the author's words are in, added around them.
+fn strip_lang_spans(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(i) = rest.find('<') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        let end = tail.find('>').map(|e| e + 1);
+        let tag = end.map(|e| &tail[..e]);
+        let is_mark = tag.is_some_and(|t| {
+            t == "</span>"
+                || (t.starts_with("<span lang=\"") && t.ends_with("\">") && !t[12..].contains(' '))
+        });
+        match (is_mark, end) {
+            (true, Some(e)) => rest = &tail[e..],
+            _ => {
+                out.push('<');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// One non-blank line of a post body, as it counts against the corpus.
@@ -619,6 +648,11 @@ fn normalizer_removes_only_the_added_markers() {
         "agora: the square"
     );
     assert_eq!(normalize_markdown_line("> — Dr. Enéas"), "— Dr. Enéas");
+    assert_eq!(
+        normalize_markdown_line("<span lang=\"en\">“a” is a name</span>"),
+        "“a” is a name"
+    );
+    assert_eq!(normalize_markdown_line("List<span>"), "List<span>");
     assert_eq!(normalize_markdown_line(">"), "");
     assert_eq!(normalize_markdown_line("\\#hashtag"), "#hashtag");
     assert_eq!(normalize_markdown_line("List\\<String\\>"), "List<String>");

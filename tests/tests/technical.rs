@@ -280,3 +280,66 @@ fn builds_with_diagrams_and_highlighting_are_byte_identical() {
         assert!(a == b, "{} differs between two builds", file.display());
     }
 }
+
+/// The code of every fenced block of the posts in `lang` (diagrams aside),
+/// one block after another.
+fn corpus_code(lang: &str) -> String {
+    let mut code = String::new();
+    let posts = std::fs::read_dir(repo_root().join("books/posts")).unwrap();
+    let mut paths: Vec<PathBuf> = posts
+        .map(|e| e.unwrap().path().join(format!("{lang}.md")))
+        .filter(|p| p.exists())
+        .collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut inside = false;
+        for line in text.lines() {
+            let fence = line.trim_start().starts_with("```");
+            if fence {
+                inside = !inside && !line.contains("mermaid");
+                continue;
+            }
+            if inside {
+                code.push_str(line);
+                code.push('\n');
+            }
+        }
+    }
+    code
+}
+
+#[test]
+fn long_code_lines_in_the_pdf_break_between_words_not_inside_names() {
+    let built = collection();
+    for lang in LANGS {
+        let code = corpus_code(lang);
+        let text = pdftotext(&built.dist.join(format!("collection-{lang}.pdf")));
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let mut continuations = 0;
+        for (i, line) in lines.iter().enumerate() {
+            let Some(next) = line.strip_prefix('↪') else {
+                continue;
+            };
+            continuations += 1;
+            let Some(prev) = lines[..i].iter().rev().find(|l| !l.is_empty()) else {
+                continue;
+            };
+            let last = prev.split_whitespace().last().unwrap_or("");
+            let first = next.split_whitespace().next().unwrap_or("");
+            // Two word characters either side of the break, which the
+            // code writes together: the line broke inside a name.
+            let inside = last.ends_with(|c: char| c.is_alphanumeric())
+                && first.starts_with(|c: char| c.is_alphanumeric())
+                && code.contains(&format!("{last}{first}"));
+            assert!(
+                !inside,
+                "{lang}: code broken inside a name: `{last}` / `{first}`"
+            );
+        }
+        assert!(
+            continuations >= 5,
+            "{lang}: only {continuations} wrapped code lines"
+        );
+    }
+}

@@ -95,6 +95,8 @@ struct Raw {
     #[serde(default)]
     plugins: toml::Table,
     plugin_dir: Option<String>,
+    #[serde(default)]
+    labels: BTreeMap<String, crate::labels::LabelsConfig>,
 }
 
 fn default_theme() -> String {
@@ -128,6 +130,10 @@ pub(crate) fn toml_error_at(file: &SourceFile, e: &toml::de::Error, base: usize)
     } else {
         "see docs/reference.md for the format"
     };
+    let hint = match crate::suggest::unknown_name(&message) {
+        Some((_, Some(near))) => format!("did you mean `{near}`? {hint}"),
+        _ => hint.to_string(),
+    };
     file.error_at(offset, message).with_hint(hint)
 }
 
@@ -147,6 +153,7 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
             ),
         }
     }
+    crate::labels::apply(file, &raw.labels, &mut languages, &mut errors);
     if raw.languages.is_empty() {
         errors.push(
             file.error_at(file.find("languages", 0), "`languages` is empty")
@@ -576,15 +583,15 @@ font-size = "11pt"
 
     #[test]
     fn unknown_language_and_missing_title() {
+        // `xx-YY` is a well-formed tag stoa has no words for: it is allowed
+        // (with English labels), but the book still needs its title.
         let errs = load(&GOOD.replace("\"en\"]", "\"en\", \"xx-YY\"]")).unwrap_err();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert!(errs[0].message.contains("`title` has no entry for `xx-YY`"));
+        let errs = load(&GOOD.replace("\"en\"]", "\"en\", \"xx_YY\"]")).unwrap_err();
         assert!(
-            errs.iter()
-                .any(|e| e.message.contains("does not know the language `xx-YY`")),
+            errs.iter().any(|e| e.message.contains("write `xx-YY`")),
             "{errs:?}"
-        );
-        assert!(
-            errs.iter()
-                .any(|e| e.message.contains("`title` has no entry for `xx-YY`"))
         );
         assert!(errs.iter().all(|e| e.line.is_some()));
     }

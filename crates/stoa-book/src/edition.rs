@@ -62,7 +62,9 @@ fn load_edition(
         .map(|&(slug, line, kind)| (kind, find_post(config, slug, line, lang, roots)))
         .collect();
     let mut errors = Vec::new();
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<Diagnostic> = crate::labels::missing_warning(&config.file, language)
+        .into_iter()
+        .collect();
     let mut chapters = Vec::new();
     let mut assets = Vec::new();
     for (kind, result) in loaded {
@@ -85,6 +87,9 @@ fn load_edition(
     }
     if !errors.is_empty() {
         return Err(errors);
+    }
+    if !chapters.iter().any(|c| c.kind == ChapterKind::Post) {
+        return Err(vec![empty_edition(config, lang)]);
     }
     let date = config.date.clone().unwrap_or_else(|| {
         let newest = chapters.iter().filter_map(|c| c.date.clone()).max();
@@ -118,6 +123,52 @@ fn load_edition(
     })
 }
 
+/// An edition none of whose posts is written in its language would be a
+/// book of blank pages: an error at the language in `languages`.
+fn empty_edition(config: &BookConfig, lang: &str) -> Diagnostic {
+    let text = std::fs::read_to_string(config.dir.join(crate::BOOK_FILE)).unwrap_or_default();
+    let (line, column) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| {
+            let l = l.trim_start();
+            l.starts_with("languages") && l["languages".len()..].trim_start().starts_with('=')
+        })
+        .map_or((1, 1), |(n, l)| {
+            let column = l
+                .find(&format!("\"{lang}\""))
+                .map_or(1, |i| l[..i].chars().count() + 1);
+            (n + 1, column)
+        });
+    let message = if config.posts.is_empty() {
+        format!("the {lang} edition has no posts: `posts` is empty")
+    } else {
+        format!(
+            "the {lang} edition has no posts: none of the {} listed is written in {lang}",
+            config.posts.len()
+        )
+    };
+    Diagnostic::error(message)
+        .in_file(&config.file)
+        .at(line, column)
+        .with_hint(format!(
+            "write {lang}.md in a post's folder, or remove `{lang}` from `languages`"
+        ))
+}
+
+/// The names of the post folders, for "did you mean" (read only when a
+/// listed post is missing).
+fn post_folders(config: &BookConfig) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(&config.posts_dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
 enum Found {
     Post(Box<Post>),
     Untranslated(Diagnostic),
@@ -133,15 +184,22 @@ fn find_post(
     let folder = config.posts_dir.join(slug);
     let at_listing = |message: String| Diagnostic::error(message).in_file(&config.file).at(line, 1);
     if !folder.is_dir() {
+        let hint = match crate::suggest::closest(slug, &post_folders(config)) {
+            Some(near) => format!(
+                "did you mean `{near}`? Otherwise create {}/{lang}.md or remove `{slug}` from the list",
+                folder.display()
+            ),
+            None => format!(
+                "create {}/{lang}.md or remove `{slug}` from the list",
+                folder.display()
+            ),
+        };
         return Err(vec![
             at_listing(format!(
                 "the book lists post `{slug}`, but {} does not exist",
                 folder.display()
             ))
-            .with_hint(format!(
-                "create {}/{lang}.md or remove `{slug}` from the list",
-                folder.display()
-            )),
+            .with_hint(hint),
         ]);
     }
     let path = folder.join(format!("{lang}.md"));
@@ -224,7 +282,7 @@ pub fn edition_identifier(book_identifier: &str, lang: &str) -> String {
 }
 
 /// Seconds since 1970 to `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian, UTC).
-fn epoch_to_iso(secs: i64) -> String {
+pub fn epoch_to_iso(secs: i64) -> String {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     // Howard Hinnant's days-to-civil algorithm.

@@ -1,45 +1,67 @@
 //! The languages stoa can set a book in, and the words it prints in each:
-//! the tag is checked here, the words come from the one locale table,
-//! `stoa_locale`, which every renderer and the download page read too.
+//! the tag is checked here (any well-formed BCP 47 language tag), the words
+//! come from the one locale table, `stoa_locale`, which every renderer and
+//! the download page read too. A language the table has no words for gets
+//! English ones, which the book's `[labels.<lang>]` may replace (see
+//! [`crate::labels`]); the build warns about those still in English.
 
+use icu_locale_core::LanguageIdentifier;
 use stoa_doc::Labels;
 
-/// A language stoa knows: its tag and its labels.
+/// A language of a book: its tag and its labels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Language {
     /// The BCP 47 tag as the author wrote it, e.g. `pt-BR`.
     pub tag: String,
     /// The words around the content.
     pub labels: Labels,
+    /// The `[labels.<lang>]` keys still in English because stoa has no
+    /// words for the language and the book gave none; empty for a language
+    /// stoa knows.
+    pub missing_labels: Vec<&'static str>,
+    /// Line and column of the tag in `languages`, for the warning about
+    /// `missing_labels`.
+    pub position: (usize, usize),
 }
 
 impl Language {
-    /// Looks a tag up. `Err` says why the tag is not usable.
+    /// Looks a tag up. `Err` says why the tag is not usable: it is not a
+    /// BCP 47 language tag, or not written in the canonical case.
     pub fn parse(tag: &str) -> Result<Self, String> {
-        let mut parts = tag.split('-');
-        let primary = parts.next().unwrap_or_default();
-        let region = parts.next();
-        let well_formed = (2..=3).contains(&primary.len())
-            && primary.chars().all(|c| c.is_ascii_lowercase())
-            && region.is_none_or(|r| {
-                (r.len() == 2 && r.chars().all(|c| c.is_ascii_uppercase()))
-                    || (r.len() == 3 && r.chars().all(|c| c.is_ascii_digit()))
-            })
-            && parts.next().is_none();
-        if !well_formed {
+        let id = LanguageIdentifier::try_from_str(tag).map_err(|_| {
+            // `pt_BR` is the usual slip: POSIX locales join with `_`.
+            match LanguageIdentifier::try_from_str(&tag.replace('_', "-")) {
+                Ok(id) if tag.contains('_') => format!(
+                    "`{tag}` is not a language tag: BCP 47 joins its parts with `-`: write `{id}`"
+                ),
+                _ => format!(
+                    "`{tag}` is not a language tag (BCP 47), such as `it`, `pt-BR` or `zh-Hant-TW`"
+                ),
+            }
+        })?;
+        if id.language.is_unknown() {
             return Err(format!(
-                "`{tag}` is not a language tag of the form `pt` or `pt-BR`"
+                "`{tag}` names no language: write the book's language, such as `en` or `pt-BR`"
             ));
         }
-        let locale = stoa_locale::locale(tag).ok_or_else(|| {
-            format!(
-                "stoa does not know the language `{tag}`; it knows {}",
-                stoa_locale::known_languages().join(", ")
-            )
-        })?;
+        let canonical = id.to_string();
+        if canonical != tag {
+            return Err(format!(
+                "`{tag}` is not a language tag as BCP 47 writes it: write `{canonical}`"
+            ));
+        }
+        let (labels, missing_labels) = match stoa_locale::locale(tag) {
+            Some(locale) => (labels(&locale.book), Vec::new()),
+            None => (
+                labels(&stoa_locale::LOCALES[0].book),
+                crate::labels::KEYS.to_vec(),
+            ),
+        };
         Ok(Language {
             tag: tag.to_string(),
-            labels: labels(&locale.book),
+            labels,
+            missing_labels,
+            position: (1, 1),
         })
     }
 }
@@ -55,6 +77,8 @@ fn labels(words: &stoa_locale::BookWords) -> Labels {
         title_page: words.title_page.to_string(),
         cover: words.cover.to_string(),
         colophon: words.colophon.to_string(),
+        glossary: words.glossary.to_string(),
+        characters: words.characters.to_string(),
     }
 }
 
@@ -70,27 +94,42 @@ mod tests {
 
     #[test]
     fn the_words_are_those_of_the_locale_table() {
-        for tag in ["en", "pt-BR", "es", "fr", "de"] {
-            let labels = Language::parse(tag).unwrap().labels;
+        for tag in ["en", "pt-BR", "es", "es-MX", "fr-CA", "de-AT"] {
+            let language = Language::parse(tag).unwrap();
             let words = &stoa_locale::locale(tag).unwrap().book;
-            assert_eq!(labels, super::labels(words), "{tag}");
+            assert_eq!(language.labels, super::labels(words), "{tag}");
+            assert!(language.missing_labels.is_empty(), "{tag}");
         }
+        assert_eq!(Language::parse("de-AT").unwrap().labels.glossary, "Glossar");
     }
 
     #[test]
-    fn refuses_malformed_and_unknown_tags() {
+    fn other_languages_get_english_words_and_say_which() {
+        for tag in ["it", "nl", "ja", "zh-Hant-TW", "he", "sr-Latn-RS"] {
+            let language = Language::parse(tag).unwrap_or_else(|e| panic!("{tag}: {e}"));
+            assert_eq!(language.labels.contents, "Contents", "{tag}");
+            assert_eq!(language.missing_labels, crate::labels::KEYS, "{tag}");
+        }
+        // es-419 (Latin American Spanish) is Spanish: nothing is missing.
+        assert!(Language::parse("es-419").unwrap().missing_labels.is_empty());
+    }
+
+    #[test]
+    fn refuses_malformed_tags_with_the_fix() {
+        let snake = Language::parse("pt_BR").unwrap_err();
         assert!(
-            Language::parse("pt_BR")
+            snake.contains("write `pt-BR`") || snake.contains("not a BCP 47"),
+            "{snake}"
+        );
+        let upper = Language::parse("PT").unwrap_err();
+        assert!(upper.contains("write `pt`"), "{upper}");
+        assert!(
+            Language::parse("pt-br")
                 .unwrap_err()
-                .contains("not a language tag")
+                .contains("write `pt-BR`")
         );
-        assert!(Language::parse("PT").is_err());
-        let unknown = Language::parse("xx").unwrap_err();
-        assert!(unknown.contains("does not know"), "{unknown}");
-        assert!(
-            unknown.contains("en, pt"),
-            "lists the known ones: {unknown}"
-        );
-        assert!(Language::parse("").is_err());
+        for bad in ["", "x", "pt-BRA-", "12", "und", "en-"] {
+            assert!(Language::parse(bad).is_err(), "{bad}");
+        }
     }
 }

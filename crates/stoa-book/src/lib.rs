@@ -3,17 +3,19 @@
 
 mod config;
 mod edition;
+mod labels;
 mod lang;
 pub mod limits;
 mod picture;
 mod post;
 pub mod slug;
 mod source;
+pub mod suggest;
 mod text;
 mod translation;
 
 pub use config::{BookConfig, PluginConfig, PrintConfig, load_config};
-pub use edition::{Edition, load_editions, post_languages};
+pub use edition::{Edition, epoch_to_iso, load_editions, post_languages};
 pub use lang::Language;
 pub use post::{Post, PostHeader, load_post, read_header};
 pub use source::{SourceFile, line_col};

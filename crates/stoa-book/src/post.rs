@@ -33,6 +33,11 @@ struct FrontMatter {
     plugins: toml::Table,
     #[serde(rename = "translation-of")]
     translation_of: Option<RawTranslationOf>,
+    /// `[lint.allow]`: silences of `stoa check`'s lints, read by stoa-lint;
+    /// a build only needs it to be a table.
+    #[serde(default)]
+    #[allow(dead_code)]
+    lint: Option<toml::Table>,
 }
 
 const FENCE: &str = "+++";

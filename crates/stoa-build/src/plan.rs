@@ -7,7 +7,7 @@ use std::time::Instant;
 use stoa_book::{BookConfig, Edition, load_config, load_editions};
 use stoa_doc::{ChapterKind, Diagnostic, IdIndex, NotesPlan};
 pub use stoa_render::Format;
-use stoa_render::{Output, PageMap, RenderContext, Renderer};
+use stoa_render::{Output, PageMap, RenderContext, Renderer, Theme};
 
 /// Every output format stoa writes, one renderer each. A new format is a
 /// new crate implementing [`Renderer`] and one line here.
@@ -18,7 +18,7 @@ static RENDERERS: &[&dyn Renderer] = &[
 ];
 
 /// The renderer of `format`.
-fn renderer(format: Format) -> &'static dyn Renderer {
+pub(crate) fn renderer(format: Format) -> &'static dyn Renderer {
     RENDERERS
         .iter()
         .copied()
@@ -124,7 +124,7 @@ impl Report {
     }
 }
 
-type Sink<'a> = &'a (dyn Fn(Event) + Sync);
+pub(crate) type Sink<'a> = &'a (dyn Fn(Event) + Sync);
 
 /// Builds what `options` asks for, telling `sink` as it goes.
 pub fn build(options: &BuildOptions, sink: Sink) -> Report {
@@ -154,6 +154,16 @@ pub fn build(options: &BuildOptions, sink: Sink) -> Report {
 }
 
 fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
+    build_or_check(options, sink, None)
+}
+
+/// A build, or with `check` set, everything a build validates without
+/// writing (see `crate::check`).
+pub(crate) fn build_or_check(
+    options: &BuildOptions,
+    sink: Sink,
+    check: Option<crate::check::Depth>,
+) -> Report {
     let mut report = Report::default();
     let configs = match select_books(options) {
         Ok(configs) => configs,
@@ -199,6 +209,8 @@ fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
             (config, results, errors)
         })
         .collect();
+    // A mistake in book.toml met by every edition is told once, at its line.
+    let mut reported = crate::diagnostics::Reported::default();
     for (config, results, errors) in loaded {
         let file = errors
             .first()
@@ -212,6 +224,8 @@ fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
                 }
                 Err(errors) => {
                     let id = config.map_or(String::new(), |c| c.id.clone());
+                    let names = || crate::diagnostics::plugin_names(options, config);
+                    let errors = reported.settle(config, errors, &names);
                     report.fail(sink, &format!("{id} ({lang})"), errors);
                 }
             }
@@ -222,6 +236,10 @@ fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
             sink(Event::Warning(warning));
             report.warnings.push(warning.clone());
         }
+    }
+    if let Some(depth) = check {
+        crate::check::validate(options, &editions, depth, sink, &mut report);
+        return report;
     }
     if options.site && !editions.is_empty() {
         // The page lists every file with its SHA-256: until it is written
@@ -261,6 +279,8 @@ fn write_site(
             Err(errors) => report.fail(sink, "download page", errors),
         }
     }
+    // A partial build lists what earlier builds left in the folder too.
+    let listed = crate::site::with_previous(options, listed);
     if listed.is_empty() {
         return;
     }
@@ -379,7 +399,10 @@ fn select_books(
                 "there is no book `{wanted}` in {}",
                 options.books_dir.display()
             ))
-            .with_hint(format!("the books are: {}", ids.join(", "))),
+            .with_hint(match stoa_book::suggest::closest(wanted, &ids) {
+                Some(near) => format!("did you mean `{near}`? The books are: {}", ids.join(", ")),
+                None => format!("the books are: {}", ids.join(", ")),
+            }),
         );
     }
     if !errors.is_empty() {
@@ -397,9 +420,18 @@ fn select_books(
             .any(|c| c.languages.iter().any(|l| &l.tag == lang));
         let all_loaded = configs.iter().all(Result::is_ok);
         if !known && all_loaded {
+            let tags: Vec<&str> = configs
+                .iter()
+                .flatten()
+                .flat_map(|c| c.languages.iter().map(|l| l.tag.as_str()))
+                .collect();
+            let hint = match stoa_book::suggest::closest(lang, &tags) {
+                Some(near) => format!("did you mean `{near}`? Or drop --lang"),
+                None => "check the `languages` of the books, or drop --lang".to_string(),
+            };
             errors.push(
                 Diagnostic::error(format!("no selected book is written in `{lang}`"))
-                    .with_hint("check the `languages` of the books, or drop --lang"),
+                    .with_hint(hint),
             );
         }
     }
@@ -418,18 +450,18 @@ fn file_name(path: &Path) -> String {
 
 /// One edition with what every format reads, computed once: the notes
 /// plan, the id index, the theme and the cover.
-struct Prepared<'a> {
+pub(crate) struct Prepared<'a> {
     config: &'a BookConfig,
     edition: &'a Edition,
     notes: NotesPlan,
     ids: IdIndex,
-    theme: PathBuf,
+    theme: Theme,
     cover: Option<Vec<u8>>,
     alternates: Vec<stoa_render::Alternate>,
 }
 
 impl Prepared<'_> {
-    fn context(&self, options: &BuildOptions) -> RenderContext<'_> {
+    pub(crate) fn context(&self, options: &BuildOptions) -> RenderContext<'_> {
         self.context_with(options, None)
     }
 
@@ -461,7 +493,7 @@ impl Prepared<'_> {
 /// 1190 × 1786 pixels, sharp on tablets without bloating the EPUB.
 const COVER_PIXELS_PER_PT: f32 = 3.0;
 
-fn prepare<'a>(
+pub(crate) fn prepare<'a>(
     options: &BuildOptions,
     config: &'a BookConfig,
     edition: &'a Edition,
@@ -645,21 +677,21 @@ fn write_folder(path: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Vec<Diag
     })
 }
 
-fn theme_dir(options: &BuildOptions, config: &BookConfig) -> Result<PathBuf, Vec<Diagnostic>> {
+/// The book's theme: the folder `themes/<name>/` when there is one, else
+/// the theme of that name built into stoa (`classic`).
+fn theme_dir(options: &BuildOptions, config: &BookConfig) -> Result<Theme, Vec<Diagnostic>> {
     let dir = options.themes_dir.join(&config.theme);
-    if dir.is_dir() {
-        Ok(dir)
+    if let Some(theme) = Theme::resolve(&options.themes_dir, &config.theme) {
+        Ok(theme)
     } else {
         Err(vec![
             Diagnostic::error(format!(
-                "the theme `{}` does not exist (looked in {})",
+                "the theme `{}` does not exist: no folder {} and no built-in theme of that name",
                 config.theme,
                 dir.display()
             ))
             .in_file(&config.file)
-            .with_hint(
-                "set `theme` to the name of a folder in themes/, or leave it out for `classic`",
-            ),
+            .with_hint(crate::diagnostics::theme_hint(options, &config.theme)),
         ])
     }
 }

@@ -1,9 +1,11 @@
-//! Running a book's plugins on one edition: in stoa's process through the C
-//! ABI (the default), or each in a child process of its own when its
-//! `[plugins.<name>]` table says `isolate = true`.
+//! Running a book's plugins on one edition: in stoa's process (the built-in
+//! ones directly, the others through the C ABI), or each in a child process
+//! of its own when its `[plugins.<name>]` table says `isolate = true`.
 
 use crate::plan::BuildOptions;
+use std::ffi::OsStr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use stoa_book::{BookConfig, Edition, PluginConfig};
 use stoa_doc::Diagnostic;
@@ -45,12 +47,7 @@ fn run(
     config: &BookConfig,
     mut edition: Edition,
 ) -> Result<Edition, Vec<Diagnostic>> {
-    let search = SearchPath::standard(
-        &options.plugin_dirs,
-        options.plugin_path.as_deref(),
-        config.plugin_dir.as_deref(),
-        options.exe_dir.as_deref(),
-    );
+    let search = search_path(options, config.plugin_dir.as_deref());
     let mut runs = Vec::new();
     let mut errors = Vec::new();
     for plugin in &config.plugins {
@@ -81,6 +78,32 @@ fn run(
     edition.book = book;
     edition.warnings.extend(warnings);
     Ok(edition)
+}
+
+/// Where a build with `options` looks for plugins: `--plugin-dir`,
+/// `STOA_PLUGIN_PATH`, the book's `plugin-dir` (when `book_dir` is given),
+/// then the plugins built into stoa, then the folder of the executable.
+pub(crate) fn search_path(options: &BuildOptions, book_dir: Option<&Path>) -> SearchPath {
+    plugin_search(
+        &options.plugin_dirs,
+        options.plugin_path.as_deref(),
+        book_dir,
+        options.exe_dir.as_deref(),
+    )
+}
+
+/// The plugin search path of a build: the folders `--plugin-dir` gives,
+/// those of `STOA_PLUGIN_PATH` (`env_value`), a book's `plugin-dir`, then
+/// the plugins built into stoa, then `exe_dir`. A library in a folder
+/// before the built-ins overrides the built-in plugin of its name.
+pub fn plugin_search(
+    cli_dirs: &[PathBuf],
+    env_value: Option<&OsStr>,
+    book_dir: Option<&Path>,
+    exe_dir: Option<&Path>,
+) -> SearchPath {
+    SearchPath::standard(cli_dirs, env_value, book_dir, exe_dir)
+        .with_builtins(crate::builtin_plugins().iter().cloned())
 }
 
 /// How to run `plugin` (isolated or not) and the settings it is sent, without

@@ -1,8 +1,12 @@
 //! The `stoa` command: builds anthologies of blog posts as EPUB and PDF.
 //! `stoa build` with no arguments builds every book in ./books.
 
+mod check;
+mod new;
+mod plugin_list;
 mod progress;
 mod signals;
+mod theme;
 mod translations;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -25,8 +29,17 @@ struct Cli {
 enum Command {
     /// Build books: every book, language and format unless told otherwise.
     Build(BuildArgs),
-    /// List the plugins stoa can find, with their versions, ABI and hooks.
-    Plugins(PluginsArgs),
+    /// Check books without writing anything: everything `stoa build`
+    /// validates, plus content lints (web-only phrases, dangling lead-ins...).
+    Check(check::CheckArgs),
+    /// Start a new book: a project folder with a commented book.toml and a
+    /// sample post per language, ready for `stoa build`.
+    New(new::NewArgs),
+    /// List the plugins stoa can find (built in, in plugin folders, in each
+    /// book's `plugin-dir`), with their versions, ABI and hooks.
+    Plugins(plugin_list::PluginsArgs),
+    /// Work with themes: `export` writes the built-in one out to change it.
+    Theme(theme::ThemeArgs),
     /// Serve the output folder over HTTP, read-only, for preview and for
     /// devices on the same network.
     Serve(ServeArgs),
@@ -38,16 +51,12 @@ enum Command {
     /// build that runs the plugin isolated (`isolate = true`).
     #[command(hide = true, name = "plugin-host")]
     PluginHost {
-        /// The plugin library to load.
+        /// The plugin library to load; with --builtin, the built-in plugin's name.
         library: PathBuf,
+        /// Serve the plugin built into stoa of that name.
+        #[arg(long)]
+        builtin: bool,
     },
-}
-
-#[derive(clap::Args)]
-struct PluginsArgs {
-    /// Look for plugins in this folder first (repeatable).
-    #[arg(long = "plugin-dir", value_name = "DIR")]
-    plugin_dir: Vec<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -71,7 +80,8 @@ struct BuildArgs {
     /// Folder holding one folder per book.
     #[arg(long, default_value = "books", value_name = "DIR")]
     books: PathBuf,
-    /// Folder holding one folder per theme.
+    /// Folder holding one folder per theme; a folder named like a built-in
+    /// theme (`classic`) replaces it.
     #[arg(long, default_value = "themes", value_name = "DIR")]
     themes: PathBuf,
     /// Where to write the artifacts: <out>/<book>/<book>-<lang>.<format>, and
@@ -100,7 +110,8 @@ struct BuildArgs {
     #[arg(long)]
     deny_stale: bool,
     /// Look for plugins in this folder first (repeatable); then STOA_PLUGIN_PATH,
-    /// a book's `plugin-dir`, and the folder of the stoa executable.
+    /// a book's `plugin-dir`, the plugins built into stoa, and the folder of
+    /// the stoa executable.
     #[arg(long = "plugin-dir", value_name = "DIR")]
     plugin_dir: Vec<PathBuf>,
     /// Print only errors.
@@ -136,78 +147,28 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Build(args) => build(args),
+        Command::Check(args) => check::run(args),
         Command::Serve(args) => serve(args),
-        Command::Plugins(args) => plugins(args),
+        Command::New(args) => new::run(args),
+        Command::Plugins(args) => plugin_list::run(args),
+        Command::Theme(args) => theme::run(args),
         Command::Status(args) => translations::status(args),
         Command::Translations(args) => translations::translations(args),
-        Command::PluginHost { library } => {
-            let code = stoa_plugin_host::serve_isolated(&library);
+        Command::PluginHost { library, builtin } => {
+            let code = if builtin {
+                let name = library.to_string_lossy();
+                match stoa_build::builtin_plugin(&name) {
+                    Some(plugin) => stoa_plugin_host::serve_builtin(plugin),
+                    None => {
+                        eprintln!("stoa plugin-host: no built-in plugin `{name}`");
+                        1
+                    }
+                }
+            } else {
+                stoa_plugin_host::serve_isolated(&library)
+            };
             ExitCode::from(u8::try_from(code).unwrap_or(1))
         }
-    }
-}
-
-fn plugin_search(cli_dirs: &[PathBuf]) -> stoa_plugin_host::SearchPath {
-    let env = std::env::var_os("STOA_PLUGIN_PATH");
-    let exe_dir = stoa_plugin_host::SearchPath::current_exe_dir();
-    stoa_plugin_host::SearchPath::standard(cli_dirs, env.as_deref(), None, exe_dir.as_deref())
-}
-
-fn hook_names(hooks: stoa_plugin_host::Hooks) -> String {
-    let names = [
-        ("transform", hooks.transform),
-        ("finish", hooks.finish),
-        ("styles", hooks.styles),
-    ];
-    let on: Vec<&str> = names
-        .iter()
-        .filter(|(_, on)| *on)
-        .map(|(n, _)| *n)
-        .collect();
-    if on.is_empty() {
-        "none".into()
-    } else {
-        on.join(", ")
-    }
-}
-
-fn plugins(args: PluginsArgs) -> ExitCode {
-    let search = plugin_search(&args.plugin_dir);
-    let found = stoa_plugin_host::list(&search);
-    let mut failed = false;
-    for entry in &found {
-        match entry {
-            Ok(info) => println!(
-                "{:<16} {:<10} abi {}  hooks: {:<26} {}{}",
-                info.name,
-                info.version,
-                info.abi_version,
-                hook_names(info.hooks),
-                info.path.display(),
-                if info.shadowed {
-                    "  (shadowed by an earlier one)"
-                } else {
-                    ""
-                }
-            ),
-            Err(error) => {
-                failed = true;
-                eprintln!("{error}");
-            }
-        }
-    }
-    if found.is_empty() {
-        let dirs: Vec<String> = search
-            .dirs()
-            .iter()
-            .map(|d| d.display().to_string())
-            .collect();
-        println!("no plugins found; looked in: {}", dirs.join(", "));
-    }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
     }
 }
 

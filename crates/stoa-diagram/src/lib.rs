@@ -18,10 +18,14 @@
 //! 40k lines, against some 400k lines and 25 crates for `merman`, whose
 //! layout is closer to Mermaid's own); `mermaid-rs-renderer` scans the
 //! system's fonts, which makes a drawing depend on the machine. Its layout
-//! does not keep a subgraph's nodes together, so frames of groups whose
-//! members sit far apart can overlap.
+//! does not keep a subgraph's nodes together, so flowcharts with groups
+//! are laid out here instead ([`flow`], [`layout`]): each group on its own,
+//! then as one block of its parent, so that frames never overlap and no
+//! arrow crosses a group's name.
 
 mod alt;
+mod flow;
+mod layout;
 mod svg;
 mod words;
 
@@ -93,13 +97,20 @@ pub fn draw(source: &str, lang: &str, id_prefix: &str) -> Result<Drawing, DrawEr
     let (caption, body) = svg::split_caption(source);
     let theme = mermaid_svg::Theme::neutral().with_font(FONT);
     let (diagram, meta) = mermaid_svg::parse_with_meta(&body).map_err(parse_error)?;
-    let raw = mermaid_svg::render_with(&body, &theme).map_err(|e| match e {
-        mermaid_svg::RenderError::Parse(e) => parse_error(e),
-        other => DrawError {
-            message: other.to_string(),
-            line: None,
-        },
-    })?;
+    let own = match &diagram {
+        mermaid_svg::Diagram::Flowchart(chart) => flow::plan(chart),
+        _ => None,
+    };
+    let raw = match own {
+        Some(scene) => flow::render(&scene, &theme),
+        None => mermaid_svg::render_with(&body, &theme).map_err(|e| match e {
+            mermaid_svg::RenderError::Parse(e) => parse_error(e),
+            other => DrawError {
+                message: other.to_string(),
+                line: None,
+            },
+        })?,
+    };
     let words = words::for_lang(lang);
     let alt = match meta.acc_descr.as_deref().map(str::trim) {
         Some(described) if !described.is_empty() => described.to_string(),

@@ -18,8 +18,48 @@ pub fn is_token(inline: &Inline) -> bool {
 /// `token` cut where a line may break: after each inner `.`, `/`, `_` or
 /// `-` that a letter follows. Leading separators (`--opt`, `.method`,
 /// `~/.m2`) and separators before digits (`1.0.0`) never break, so options,
-/// method calls and versions stay whole; no hyphen is ever added.
+/// method calls and versions stay whole; no hyphen is ever added. A long
+/// camelCase piece (see [`MIN_HUMPED`]) may also break where a capital
+/// follows a small letter: such a name has nothing else to break after, and
+/// a justified line ending before it would be left with holes.
 pub fn token_pieces(token: &str) -> Vec<&str> {
+    separated_pieces(token)
+        .into_iter()
+        .flat_map(humps)
+        .collect()
+}
+
+/// The shortest piece cut at its humps, and the fewest letters left on
+/// either side of a hump cut (`number|OfTask|Slots`, never `getX|Value`).
+pub const MIN_HUMPED: (usize, usize) = (12, 4);
+
+/// `piece` cut before each capital that follows a small letter, when it is
+/// long enough and each part keeps at least four characters.
+fn humps(piece: &str) -> Vec<&str> {
+    let (shortest, side) = MIN_HUMPED;
+    let chars: Vec<(usize, char)> = piece.char_indices().collect();
+    if chars.len() < shortest {
+        return vec![piece];
+    }
+    let mut parts = Vec::new();
+    let (mut start, mut start_char) = (0, 0);
+    for i in 1..chars.len() {
+        let (at, c) = chars[i];
+        if chars[i - 1].1.is_lowercase()
+            && c.is_uppercase()
+            && i - start_char >= side
+            && chars.len() - i >= side
+        {
+            parts.push(&piece[start..at]);
+            (start, start_char) = (at, i);
+        }
+    }
+    parts.push(&piece[start..]);
+    parts
+}
+
+/// `token` cut after its inner separators (see [`token_pieces`]).
+fn separated_pieces(token: &str) -> Vec<&str> {
     let mut pieces = Vec::new();
     let mut start = 0;
     let mut leading = true;
@@ -47,8 +87,9 @@ mod tests {
     #[test]
     fn tokens_break_after_inner_separators_before_letters_only() {
         let cut = |s: &str| token_pieces(s).join("|");
-        assert_eq!(cut("--savepointPath"), "--savepointPath");
-        assert_eq!(cut(".setParallelism(2)"), ".setParallelism(2)");
+        assert_eq!(cut("--savepoint"), "--savepoint");
+        assert_eq!(cut(".setParallelism(2)"), ".set|Parallelism(2)");
+        assert_eq!(cut(".keyBy(0)"), ".keyBy(0)");
         assert_eq!(
             cut("high-availability.storageDir"),
             "high-|availability.|storageDir"
@@ -59,5 +100,25 @@ mod tests {
         assert_eq!(cut("flink-s3-fs"), "flink-|s3-|fs");
         assert_eq!(cut("a_b"), "a_|b");
         assert_eq!(cut(""), "");
+    }
+
+    #[test]
+    fn long_camel_case_names_break_at_their_humps_short_ones_never() {
+        let cut = |s: &str| token_pieces(s).join("|");
+        assert_eq!(cut("numberOfTaskSlots"), "number|OfTask|Slots");
+        assert_eq!(
+            cut("KafkaRecordSerializationSchema"),
+            "Kafka|Record|Serialization|Schema"
+        );
+        assert_eq!(cut("processElement"), "process|Element");
+        // Under twelve letters, or a part under four: whole.
+        assert_eq!(cut("ValueState"), "ValueState");
+        assert_eq!(cut("getXValueOfIt"), "getXValue|OfIt");
+        assert_eq!(cut("allowedLateness"), "allowed|Lateness");
+        assert_eq!(cut("--savepointPath"), "--savepoint|Path");
+        assert_eq!(
+            cut("high-availability.storageDir"),
+            "high-|availability.|storageDir"
+        );
     }
 }

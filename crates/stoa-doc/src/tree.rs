@@ -94,9 +94,12 @@ pub struct BookMeta {
     pub modified: String,
 }
 
-/// Words a renderer prints that are not the author's: headings of generated
-/// pages and the like, already in the book's language.
+/// Words a renderer or a plugin prints that are not the author's: headings
+/// of generated pages and the like, already in the book's language (from
+/// stoa's locale table, or the book's `[labels.<lang>]`). A field missing
+/// from a tree written by an older stoa reads as empty.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Labels {
     /// Heading of the table of contents.
     pub contents: String,
@@ -114,6 +117,10 @@ pub struct Labels {
     pub cover: String,
     /// Heading of the colophon.
     pub colophon: String,
+    /// The heading that opens a post's glossary, and the appendix's title.
+    pub glossary: String,
+    /// The heading of a dialogue's list of speakers.
+    pub characters: String,
 }
 
 /// What part a chapter plays in the book.

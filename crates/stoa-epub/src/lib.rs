@@ -27,11 +27,10 @@ impl Renderer for EpubRenderer {
     }
 
     fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>> {
-        let css_path = ctx.theme.join("epub.css");
-        let css = std::fs::read_to_string(&css_path).map_err(|e| {
+        let css = ctx.theme.read_to_string("epub.css").map_err(|e| {
             vec![Diagnostic::error(format!(
                 "cannot read the theme's style sheet {}: {e}",
-                css_path.display()
+                ctx.theme.describe("epub.css")
             ))]
         })?;
         let bytes = render_epub(ctx, &css).map_err(|d| vec![d])?;
@@ -52,6 +51,12 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> 
     let markup = Markup::new(book, ctx.notes, ctx.ids, Flavor::Epub).with_pages(ctx.pages);
     let mut epub = EpubBuilder::new(ZipLibrary::new()?)?;
     epub.epub_version(EpubVersion::V33);
+    if stoa_locale::is_rtl(&book.lang) {
+        // Pages turn right to left, as the text runs. (epub-builder's
+        // `epub_direction` sets a field its template never reads: the
+        // spine's attribute comes from this metadata key.)
+        epub.metadata("direction", "rtl")?;
+    }
     // The page list is known once the chapters are written; the metadata
     // that depends on it waits until then.
     let mut page_list = Vec::new();
@@ -265,20 +270,16 @@ fn accessibility(book: &Book, paged: bool) -> Vec<(&'static str, String)> {
         meta.push(("schema:accessibilityFeature", feature.into()));
     }
     meta.push(("schema:accessibilityHazard", "none".into()));
-    let mut summary = String::from(
-        "This publication is text with semantic structure: headings, lists, tables and notes are marked up, \
-         the navigation document lists every chapter and section, the reading order follows the text, \
-         and no content flashes, moves or plays sound.",
-    );
+    // In the book's language: the package's xml:lang says it is.
+    let words = &stoa_locale::locale_or_english(&book.lang).accessibility;
+    let mut summary = String::from(words.summary);
     if has_images && !described {
-        summary.push_str(" Some images have no text description.");
+        summary = format!("{summary} {}", words.some_undescribed);
     } else if has_images {
-        summary.push_str(" Every image has a text description.");
+        summary = format!("{summary} {}", words.all_described);
     }
     if paged {
-        summary.push_str(
-            " Page breaks and a page list follow the print (PDF) edition, so that its page numbers can be cited.",
-        );
+        summary = format!("{summary} {}", words.paged);
     }
     meta.push(("schema:accessibilitySummary", summary));
     if !has_images || described {
@@ -369,7 +370,7 @@ mod tests {
             book,
             notes: &notes,
             ids: &ids,
-            theme: std::path::Path::new("/no/theme"),
+            theme: &stoa_render::Theme::folder("none", "/no/theme"),
             roots: &[],
             cover_png: None,
             emit_sources: false,
@@ -406,7 +407,7 @@ mod tests {
             book: &book,
             notes: &notes,
             ids: &ids,
-            theme: std::path::Path::new("/no/theme"),
+            theme: &stoa_render::Theme::folder("none", "/no/theme"),
             roots: &[],
             cover_png: None,
             emit_sources: false,

@@ -125,11 +125,17 @@ fn navigation(nav: &[u8], page_list: &[(String, String)]) -> Vec<u8> {
 
 fn with_language(nav: &[u8], lang: &str) -> Vec<u8> {
     let text = String::from_utf8_lossy(nav);
+    // Right to left like every other page of the book.
+    let dir = if stoa_locale::is_rtl(lang) {
+        " dir=\"rtl\""
+    } else {
+        ""
+    };
     let lang = stoa_xhtml::escape(lang);
     text.replacen(
         "xmlns:epub=\"http://www.idpf.org/2007/ops\">",
         &format!(
-            "xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"{lang}\" xml:lang=\"{lang}\">"
+            "xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"{lang}\" xml:lang=\"{lang}\"{dir}>"
         ),
         1,
     )
@@ -173,6 +179,12 @@ mod tests {
     fn nav_gets_a_language() {
         let nav = br#"<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">"#;
         let out = String::from_utf8(with_language(nav, "pt-BR")).unwrap();
+        let hebrew = String::from_utf8(with_language(nav, "he")).unwrap();
+        assert!(
+            hebrew.contains("lang=\"he\" xml:lang=\"he\" dir=\"rtl\">"),
+            "{hebrew}"
+        );
+        assert!(!out.contains("dir="), "{out}");
         assert!(out.ends_with(r#"lang="pt-BR" xml:lang="pt-BR">"#), "{out}");
     }
 }

@@ -24,11 +24,10 @@ impl Renderer for HtmlRenderer {
     }
 
     fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>> {
-        let css_path = ctx.theme.join("web.css");
-        let css = std::fs::read_to_string(&css_path).map_err(|e| {
+        let css = ctx.theme.read_to_string("web.css").map_err(|e| {
             vec![Diagnostic::error(format!(
                 "cannot read the theme's style sheet {}: {e}",
-                css_path.display()
+                ctx.theme.describe("web.css")
             ))]
         })?;
         let files = render_site(ctx, &css)?;

@@ -206,7 +206,9 @@ fn pager(m: &Markup, index: usize, x: &mut Xml) {
             ("class", "pager-home"),
             ("href", &format!("{INDEX}#contents")),
         ],
-        words.book_home,
+        // The book's word for its contents: the table's, or the one its
+        // `[labels.<lang>]` gives for a language the table lacks.
+        &m.book.labels.contents,
     )
     .newline();
     if index + 1 < chapters.len() {

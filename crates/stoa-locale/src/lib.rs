@@ -29,6 +29,10 @@ pub struct Locale {
     pub web: WebWords,
     /// Words of the download page and the catalogs.
     pub site: SiteWords,
+    /// The EPUB's accessibility summary.
+    pub accessibility: AccessibilityWords,
+    /// Words of the text alternatives of diagrams.
+    pub diagram: DiagramWords,
 }
 
 /// Words printed in the books.
@@ -50,6 +54,54 @@ pub struct BookWords {
     pub cover: &'static str,
     /// Name of the colophon.
     pub colophon: &'static str,
+    /// The heading that opens a post's glossary, and the glossary appendix's title.
+    pub glossary: &'static str,
+    /// The heading of a dialogue's list of speakers.
+    pub characters: &'static str,
+}
+
+/// The EPUB's accessibility summary, in pieces the writer puts together.
+#[derive(Debug)]
+pub struct AccessibilityWords {
+    /// What every book is: structure, navigation, reading order, no hazards.
+    pub summary: &'static str,
+    /// Added when an image lacks a text description.
+    pub some_undescribed: &'static str,
+    /// Added when every image has one.
+    pub all_described: &'static str,
+    /// Added when the EPUB carries the PDF's page breaks.
+    pub paged: &'static str,
+}
+
+/// Words of the text alternatives of diagrams.
+#[derive(Debug)]
+pub struct DiagramWords {
+    /// A flowchart.
+    pub flowchart: &'static str,
+    /// A sequence diagram.
+    pub sequence: &'static str,
+    /// An entity-relationship diagram.
+    pub er: &'static str,
+    /// Any other diagram.
+    pub diagram: &'static str,
+    /// Before the nodes that belong to no group.
+    pub nodes: &'static str,
+    /// Before the list of edges.
+    pub arrows: &'static str,
+    /// `{a} → {b}` said in words: `a`, this, `b`.
+    pub to: &'static str,
+    /// An edge without an arrow head.
+    pub with: &'static str,
+    /// Before a sequence diagram's participants.
+    pub participants: &'static str,
+    /// Before its messages.
+    pub messages: &'static str,
+    /// Before an ER diagram's entities.
+    pub entities: &'static str,
+    /// Before its relationships.
+    pub relationships: &'static str,
+    /// Before the labels of edges.
+    pub labels: &'static str,
 }
 
 /// Words of the web edition.
@@ -63,8 +115,6 @@ pub struct WebWords {
     pub skip_to_text: &'static str,
     /// Accessible name of the chapter-to-chapter navigation.
     pub chapter_navigation: &'static str,
-    /// The link from a chapter to the book's start page.
-    pub book_home: &'static str,
     /// The link from the book to the download page.
     pub all_books: &'static str,
     /// Before the publication date on the start page.
@@ -142,6 +192,40 @@ pub fn locale_or_english(tag: &str) -> &'static Locale {
     locale(tag).unwrap_or(&LOCALES[0])
 }
 
+/// The writing direction of the language `tag`: `"rtl"` for the languages
+/// whose script is written right to left (Arabic, Hebrew, Persian, Urdu...),
+/// `"ltr"` for every other.
+pub fn direction(tag: &str) -> &'static str {
+    // Primary subtags whose usual script runs right to left. A script
+    // subtag overrides it either way (`az-Arab`, `ku-Latn`).
+    const RTL_LANGUAGES: [&str; 14] = [
+        "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ps", "sd", "ug", "ur", "yi", "syr",
+    ];
+    const RTL_SCRIPTS: [&str; 8] = [
+        "arab", "hebr", "syrc", "thaa", "nkoo", "adlm", "rohg", "mand",
+    ];
+    let mut subtags = tag.split(['-', '_']);
+    let primary = subtags.next().unwrap_or_default().to_ascii_lowercase();
+    if let Some(script) = subtags.next().filter(|s| s.len() == 4) {
+        let script = script.to_ascii_lowercase();
+        return if RTL_SCRIPTS.contains(&script.as_str()) {
+            "rtl"
+        } else {
+            "ltr"
+        };
+    }
+    if RTL_LANGUAGES.contains(&primary.as_str()) {
+        "rtl"
+    } else {
+        "ltr"
+    }
+}
+
+/// Whether `tag` is written right to left (see [`direction`]).
+pub fn is_rtl(tag: &str) -> bool {
+    direction(tag) == "rtl"
+}
+
 /// The primary subtag of a BCP 47 tag: `pt` of `pt-BR`.
 pub fn primary(tag: &str) -> &str {
     tag.split(['-', '_']).next().unwrap_or(tag)
@@ -204,6 +288,19 @@ mod tests {
     }
 
     #[test]
+    fn right_to_left_languages_are_known_by_language_or_script() {
+        for tag in [
+            "ar", "ar-EG", "he", "he-IL", "fa-IR", "ur-PK", "az-Arab", "yi",
+        ] {
+            assert_eq!(direction(tag), "rtl", "{tag}");
+        }
+        for tag in ["en", "pt-BR", "es-MX", "de-AT", "it", "ja", "ku-Latn", "ha"] {
+            assert_eq!(direction(tag), "ltr", "{tag}");
+        }
+        assert!(is_rtl("he") && !is_rtl("fr-CA"));
+    }
+
+    #[test]
     fn tags_fall_back_to_their_primary_language() {
         assert_eq!(locale("pt-PT").unwrap().tag, "pt");
         assert_eq!(locale("EN-us").unwrap().tag, "en");
@@ -224,6 +321,12 @@ mod tests {
                 l.site.heading,
                 l.site.read_online,
                 l.site.download,
+                l.book.glossary,
+                l.book.characters,
+                l.accessibility.summary,
+                l.accessibility.paged,
+                l.diagram.flowchart,
+                l.diagram.arrows,
             ];
             assert!(words.iter().all(|w| !w.is_empty()), "{}", l.tag);
             assert!(l.months.iter().all(|m| !m.is_empty()), "{}", l.tag);

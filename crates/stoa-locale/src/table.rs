@@ -1,6 +1,6 @@
 //! The table itself. English comes first: it is the fallback.
 
-use crate::{BookWords, Locale, SiteWords, WebWords};
+use crate::{AccessibilityWords, BookWords, DiagramWords, Locale, SiteWords, WebWords};
 
 const EN_MONTHS: [&str; 12] = [
     "January",
@@ -26,6 +26,8 @@ const EN_BOOK: BookWords = BookWords {
     title_page: "Title Page",
     cover: "Cover",
     colophon: "Colophon",
+    glossary: "Glossary",
+    characters: "Characters",
 };
 
 const EN_WEB: WebWords = WebWords {
@@ -33,7 +35,6 @@ const EN_WEB: WebWords = WebWords {
     next: "Next",
     skip_to_text: "Skip to the text",
     chapter_navigation: "Chapters",
-    book_home: "Contents",
     all_books: "All books",
     published: "Published",
     start_reading: "Start reading",
@@ -59,6 +60,121 @@ const EN_SITE: SiteWords = SiteWords {
     posts_of_one: "{n} of 1 post",
 };
 
+const EN_A11Y: AccessibilityWords = AccessibilityWords {
+    summary: "This publication is text with semantic structure: headings, lists, tables and notes are marked up, the navigation document lists every chapter and section, the reading order follows the text, and no content flashes, moves or plays sound.",
+    some_undescribed: "Some images have no text description.",
+    all_described: "Every image has a text description.",
+    paged: "Page breaks and a page list follow the print (PDF) edition, so that its page numbers can be cited.",
+};
+
+const PT_A11Y: AccessibilityWords = AccessibilityWords {
+    summary: "Esta publicação é texto com estrutura semântica: títulos, listas, tabelas e notas estão marcados, o sumário de navegação lista cada capítulo e seção, a ordem de leitura segue o texto e nenhum conteúdo pisca, se move ou emite som.",
+    some_undescribed: "Algumas imagens não têm descrição em texto.",
+    all_described: "Toda imagem tem uma descrição em texto.",
+    paged: "As quebras de página e a lista de páginas seguem a edição impressa (PDF), para que seus números de página possam ser citados.",
+};
+
+const ES_A11Y: AccessibilityWords = AccessibilityWords {
+    summary: "Esta publicación es texto con estructura semántica: títulos, listas, tablas y notas están marcados, el índice de navegación enumera cada capítulo y sección, el orden de lectura sigue el texto y ningún contenido parpadea, se mueve ni emite sonido.",
+    some_undescribed: "Algunas imágenes no tienen descripción textual.",
+    all_described: "Cada imagen tiene una descripción textual.",
+    paged: "Los saltos de página y la lista de páginas siguen la edición impresa (PDF), para que sus números de página puedan citarse.",
+};
+
+const FR_A11Y: AccessibilityWords = AccessibilityWords {
+    summary: "Cette publication est un texte à la structure sémantique : titres, listes, tableaux et notes sont balisés, la table de navigation liste chaque chapitre et section, l’ordre de lecture suit le texte, et aucun contenu ne clignote, ne bouge ni n’émet de son.",
+    some_undescribed: "Certaines images n’ont pas de description textuelle.",
+    all_described: "Chaque image a une description textuelle.",
+    paged: "Les sauts de page et la liste des pages suivent l’édition imprimée (PDF), afin que ses numéros de page puissent être cités.",
+};
+
+const DE_A11Y: AccessibilityWords = AccessibilityWords {
+    summary: "Diese Publikation ist Text mit semantischer Struktur: Überschriften, Listen, Tabellen und Anmerkungen sind ausgezeichnet, das Navigationsverzeichnis nennt jedes Kapitel und jeden Abschnitt, die Lesereihenfolge folgt dem Text, und kein Inhalt blinkt, bewegt sich oder gibt Töne aus.",
+    some_undescribed: "Einige Bilder haben keine Textbeschreibung.",
+    all_described: "Jedes Bild hat eine Textbeschreibung.",
+    paged: "Seitenumbrüche und Seitenliste folgen der Druckausgabe (PDF), damit ihre Seitenzahlen zitiert werden können.",
+};
+
+const EN_DIAGRAM: DiagramWords = DiagramWords {
+    flowchart: "Flowchart",
+    sequence: "Sequence diagram",
+    er: "Entity-relationship diagram",
+    diagram: "Diagram",
+    nodes: "Nodes",
+    arrows: "Arrows",
+    to: "to",
+    with: "linked with",
+    participants: "Participants",
+    messages: "Messages",
+    entities: "Entities",
+    relationships: "Relationships",
+    labels: "Labels",
+};
+
+const PT_DIAGRAM: DiagramWords = DiagramWords {
+    flowchart: "Fluxograma",
+    sequence: "Diagrama de sequência",
+    er: "Diagrama entidade-relacionamento",
+    diagram: "Diagrama",
+    nodes: "Nós",
+    arrows: "Setas",
+    to: "para",
+    with: "ligado a",
+    participants: "Participantes",
+    messages: "Mensagens",
+    entities: "Entidades",
+    relationships: "Relacionamentos",
+    labels: "Rótulos",
+};
+
+const ES_DIAGRAM: DiagramWords = DiagramWords {
+    flowchart: "Diagrama de flujo",
+    sequence: "Diagrama de secuencia",
+    er: "Diagrama entidad-relación",
+    diagram: "Diagrama",
+    nodes: "Nodos",
+    arrows: "Flechas",
+    to: "a",
+    with: "unido a",
+    participants: "Participantes",
+    messages: "Mensajes",
+    entities: "Entidades",
+    relationships: "Relaciones",
+    labels: "Etiquetas",
+};
+
+const FR_DIAGRAM: DiagramWords = DiagramWords {
+    flowchart: "Organigramme",
+    sequence: "Diagramme de séquence",
+    er: "Diagramme entité-association",
+    diagram: "Diagramme",
+    nodes: "Nœuds",
+    arrows: "Flèches",
+    to: "vers",
+    with: "relié à",
+    participants: "Participants",
+    messages: "Messages",
+    entities: "Entités",
+    relationships: "Associations",
+    labels: "Étiquettes",
+};
+
+const DE_DIAGRAM: DiagramWords = DiagramWords {
+    flowchart: "Flussdiagramm",
+    sequence: "Sequenzdiagramm",
+    er: "Entity-Relationship-Diagramm",
+    diagram: "Diagramm",
+    nodes: "Knoten",
+    arrows: "Pfeile",
+    to: "nach",
+    with: "verbunden mit",
+    participants: "Beteiligte",
+    messages: "Nachrichten",
+    entities: "Entitäten",
+    relationships: "Beziehungen",
+    labels: "Beschriftungen",
+};
+
 /// Every language stoa has words for.
 pub static LOCALES: &[Locale] = &[
     Locale {
@@ -70,6 +186,8 @@ pub static LOCALES: &[Locale] = &[
         book: EN_BOOK,
         web: EN_WEB,
         site: EN_SITE,
+        accessibility: EN_A11Y,
+        diagram: EN_DIAGRAM,
     },
     Locale {
         tag: "en-GB",
@@ -80,6 +198,8 @@ pub static LOCALES: &[Locale] = &[
         book: EN_BOOK,
         web: EN_WEB,
         site: EN_SITE,
+        accessibility: EN_A11Y,
+        diagram: EN_DIAGRAM,
     },
     Locale {
         tag: "pt",
@@ -109,13 +229,14 @@ pub static LOCALES: &[Locale] = &[
             title_page: "Folha de rosto",
             cover: "Capa",
             colophon: "Colofão",
+            glossary: "Glossário",
+            characters: "Personagens",
         },
         web: WebWords {
             previous: "Anterior",
             next: "Próximo",
             skip_to_text: "Pular para o texto",
             chapter_navigation: "Capítulos",
-            book_home: "Sumário",
             all_books: "Todos os livros",
             published: "Publicado em",
             start_reading: "Começar a ler",
@@ -139,6 +260,8 @@ pub static LOCALES: &[Locale] = &[
             posts_of: "{n} de {total} textos",
             posts_of_one: "{n} de 1 texto",
         },
+        accessibility: PT_A11Y,
+        diagram: PT_DIAGRAM,
     },
     Locale {
         tag: "es",
@@ -168,13 +291,14 @@ pub static LOCALES: &[Locale] = &[
             title_page: "Portada interior",
             cover: "Cubierta",
             colophon: "Colofón",
+            glossary: "Glosario",
+            characters: "Personajes",
         },
         web: WebWords {
             previous: "Anterior",
             next: "Siguiente",
             skip_to_text: "Saltar al texto",
             chapter_navigation: "Capítulos",
-            book_home: "Índice",
             all_books: "Todos los libros",
             published: "Publicado el",
             start_reading: "Empezar a leer",
@@ -198,6 +322,8 @@ pub static LOCALES: &[Locale] = &[
             posts_of: "{n} de {total} textos",
             posts_of_one: "{n} de 1 texto",
         },
+        accessibility: ES_A11Y,
+        diagram: ES_DIAGRAM,
     },
     Locale {
         tag: "fr",
@@ -227,13 +353,14 @@ pub static LOCALES: &[Locale] = &[
             title_page: "Page de titre",
             cover: "Couverture",
             colophon: "Colophon",
+            glossary: "Glossaire",
+            characters: "Personnages",
         },
         web: WebWords {
             previous: "Précédent",
             next: "Suivant",
             skip_to_text: "Aller au texte",
             chapter_navigation: "Chapitres",
-            book_home: "Table des matières",
             all_books: "Tous les livres",
             published: "Publié le",
             start_reading: "Commencer la lecture",
@@ -257,6 +384,8 @@ pub static LOCALES: &[Locale] = &[
             posts_of: "{n} textes sur {total}",
             posts_of_one: "{n} texte sur 1",
         },
+        accessibility: FR_A11Y,
+        diagram: FR_DIAGRAM,
     },
     Locale {
         tag: "de",
@@ -286,13 +415,14 @@ pub static LOCALES: &[Locale] = &[
             title_page: "Titelseite",
             cover: "Umschlag",
             colophon: "Impressum",
+            glossary: "Glossar",
+            characters: "Personen",
         },
         web: WebWords {
             previous: "Zurück",
             next: "Weiter",
             skip_to_text: "Zum Text springen",
             chapter_navigation: "Kapitel",
-            book_home: "Inhalt",
             all_books: "Alle Bücher",
             published: "Erschienen am",
             start_reading: "Lesen beginnen",
@@ -316,5 +446,7 @@ pub static LOCALES: &[Locale] = &[
             posts_of: "{n} von {total} Texten",
             posts_of_one: "{n} von 1 Text",
         },
+        accessibility: DE_A11Y,
+        diagram: DE_DIAGRAM,
     },
 ];

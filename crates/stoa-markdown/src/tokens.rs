@@ -121,6 +121,7 @@ pub fn recognise(word: &str) -> bool {
         || dotted(word)
         || named_with_digits(word)
         || hyphenated_name(word)
+        || artifact(word)
         || call(word)
 }
 
@@ -220,6 +221,37 @@ fn hyphenated_name(word: &str) -> bool {
         })
 }
 
+/// Little words that join the parts of a compound of prose, in English and
+/// in Portuguese (`end-to-end`, `state-of-the-art`, `cor-de-rosa`,
+/// `bem-te-vi`, `five-year-old`): a lowercase name of three parts or more
+/// that holds one is prose, not an artifact's name.
+const LITTLE_WORDS: [&str; 74] = [
+    "of", "the", "to", "in", "on", "at", "by", "for", "and", "or", "an", "as", "it", "is", "up",
+    "out", "off", "with", "from", "into", "over", "not", "all", "be", "so", "no", "my", "me",
+    "you", "go", "day", "year", "years", "old", "one", "two", "three", "four", "five", "six",
+    "seven", "eight", "nine", "ten", "de", "do", "da", "dos", "das", "em", "na", "nos", "nas",
+    "ao", "aos", "com", "por", "sem", "que", "se", "te", "lhe", "lhes", "meu", "minha", "seu",
+    "sua", "teu", "tua", "um", "uma", "ou", "os", "vai",
+];
+
+/// An artifact's or a package's name: three lowercase parts or more joined
+/// by hyphens (`flink-connector-kafka`, `yarn-per-job`,
+/// `spring-boot-starter-web`), none of them a little word of prose (see
+/// [`LITTLE_WORDS`]). Two parts (`well-known`, `guarda-chuva`,
+/// `sexta-feira`) are prose: a name of two parts is a token only when it
+/// says so otherwise (a digit, a dot).
+fn artifact(word: &str) -> bool {
+    let parts: Vec<&str> = word.split('-').collect();
+    parts.len() >= 3
+        && parts.iter().all(|p| {
+            p.len() >= 2
+                && p.starts_with(|c: char| c.is_ascii_lowercase())
+                && p.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
+        && !parts.iter().any(|p| LITTLE_WORDS.contains(p))
+}
+
 /// A call: `main()`, `close()`, `map(f_1)`; not a word with a gloss
 /// written against it, `lote(batch)`.
 fn call(word: &str) -> bool {
@@ -297,6 +329,9 @@ mod tests {
             "map(f_1)",
             "@Override",
             ".gitignore",
+            "flink-connector-kafka",
+            "yarn-per-job",
+            "spring-boot-starter-web",
         ] {
             assert!(recognise(word), "{word} should be a token");
         }
@@ -330,6 +365,18 @@ mod tests {
             "--",
             "...",
             "lote(batch)",
+            "bem-vindo",
+            "sexta-feira",
+            "end-to-end",
+            "up-to-date",
+            "filter-and-projection",
+            "five-year-old",
+            "cor-de-rosa",
+            "bem-te-vi",
+            "dia-a-dia",
+            "faz-de-conta",
+            "bumba-meu-boi",
+            "leva-e-traz",
         ] {
             assert!(!recognise(word), "{word} should be prose");
         }

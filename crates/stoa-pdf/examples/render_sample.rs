@@ -62,7 +62,7 @@ fn main() {
     }
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/stoa-pdf-sample");
     std::fs::create_dir_all(&out).expect("an output folder");
-    let theme = common::theme_dir();
+    let theme = stoa_render::Theme::folder("classic", common::theme_dir());
     let notes = NotesPlan::of(&book);
     let ids = IdIndex::of(&book);
     let ctx = RenderContext {

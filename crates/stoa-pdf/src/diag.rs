@@ -65,7 +65,7 @@ fn locate(world: &StoaWorld, origins: &Origins, span: DiagSpan, out: Diagnostic)
     } else {
         let file = match world.real_path(id) {
             Ok(path) => path.display().to_string(),
-            Err(_) => id.vpath().get_with_slash().to_owned(),
+            Err(_) => world.describe(id),
         };
         (file, position.map(|p| p.0))
     };

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use stoa_doc::{Book, Diagnostic, IdIndex, Inline, NotesPlan, for_each_block, for_each_inline};
-use stoa_render::{Format, Output, RenderContext, Rendered, Renderer};
+use stoa_render::{Format, Output, RenderContext, Rendered, Renderer, Theme};
 use typst::diag::{SourceDiagnostic, Warned};
 use typst::foundations::{Datetime, Smart};
 use typst::utils::Scalar;
@@ -66,7 +66,10 @@ impl Renderer for PdfRenderer {
             job.convert_all(&world, &generated, &errors)
         })?;
         warnings.extend(generated.warnings);
-        let pages = Some(pages::page_map(&document));
+        // The source parsed once more (the world that laid it out is gone):
+        // glyph spans lead to its literals. A few milliseconds a book.
+        let main = typst::syntax::Source::new(world::main_id(), generated.source.clone());
+        let pages = Some(pages::page_map(&document, main, &generated.runs));
         let sources = match ctx.emit_sources {
             true => vec![("typ".to_owned(), generated.source.into_bytes())],
             false => Vec::new(),
@@ -130,7 +133,7 @@ pub fn generate_source_of(book: &Book) -> String {
 /// come from.
 struct Job<'a> {
     book: &'a Book,
-    theme: &'a Path,
+    theme: &'a Theme,
     roots: &'a [PathBuf],
 }
 
@@ -149,7 +152,7 @@ impl<'a> Job<'a> {
         generated: &Generated,
     ) -> Result<(PagedDocument, Vec<Diagnostic>), Vec<Diagnostic>> {
         check_print(self.book)?;
-        let theme_dir = theme_dir(self.theme)?;
+        let theme = checked_theme(self.theme)?;
         // The cover shows no images of the posts, so a bad one must not stop it.
         let assets = match generated.parts {
             Parts::Book => checked_assets(self.book, self.roots)?,
@@ -159,7 +162,7 @@ impl<'a> Job<'a> {
         let today = modified_date(self.book)
             .and_then(|d| Datetime::from_ymd(d.year()?, d.month()?, d.day()?))
             .or_else(|| book_date(self.book));
-        let world = StoaWorld::new(generated.source.clone(), theme_dir, assets, today);
+        let world = StoaWorld::new(generated.source.clone(), theme, assets, today);
         let Warned { output, warnings } = typst::compile::<PagedDocument>(&world);
         let warnings = self.convert_all(&world, generated, &warnings);
         match output {
@@ -170,8 +173,8 @@ impl<'a> Job<'a> {
 
     /// A world for explaining errors that come after compilation.
     fn world(&self, generated: &Generated) -> StoaWorld {
-        let dir = theme_dir(self.theme).unwrap_or_else(|_| self.theme.to_path_buf());
-        StoaWorld::new(generated.source.clone(), dir, HashMap::new(), None)
+        let theme = checked_theme(self.theme).unwrap_or_else(|_| self.theme.clone());
+        StoaWorld::new(generated.source.clone(), theme, HashMap::new(), None)
     }
 
     fn convert_all(
@@ -191,19 +194,21 @@ impl<'a> Job<'a> {
     }
 }
 
-/// The theme folder, canonical, holding a `book.typ`.
-fn theme_dir(theme: &Path) -> Result<PathBuf, Vec<Diagnostic>> {
-    let template = theme.join("book.typ");
-    if !template.is_file() {
+/// The theme, holding a `book.typ`; a folder theme with its folder canonical.
+fn checked_theme(theme: &Theme) -> Result<Theme, Vec<Diagnostic>> {
+    if !theme.has("book.typ") {
         return Err(vec![
-            Diagnostic::error(format!("the theme has no template {}", template.display()))
-                .with_hint("a theme folder holds book.typ and, optionally, fonts/"),
+            Diagnostic::error(format!(
+                "the theme has no template {}",
+                theme.describe("book.typ")
+            ))
+            .with_hint("a theme folder holds book.typ and, optionally, fonts/"),
         ]);
     }
-    theme.canonicalize().map_err(|e| {
+    theme.canonical().map_err(|e| {
         vec![Diagnostic::error(format!(
             "cannot read the theme folder {}: {e}",
-            theme.display()
+            theme.describe("")
         ))]
     })
 }

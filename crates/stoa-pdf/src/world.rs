@@ -13,6 +13,8 @@ use typst::text::{Font, FontBook};
 use typst::utils::LazyHash;
 use typst::{Library, LibraryExt, World};
 
+use stoa_render::Theme;
+
 /// The virtual path of the generated main file.
 pub(crate) const MAIN_PATH: &str = "/main.typ";
 /// The virtual folder that holds the theme.
@@ -37,24 +39,26 @@ fn embedded_fonts() -> &'static [Font] {
 
 /// The embedded fonts plus those in `<theme>/fonts/`, cached per theme folder
 /// because the driver renders many books with the same theme in parallel.
-pub(crate) fn font_set(theme_dir: &Path) -> Arc<FontSet> {
-    static SETS: OnceLock<Mutex<HashMap<PathBuf, Arc<FontSet>>>> = OnceLock::new();
+/// A built-in theme ships no fonts: it uses the embedded ones.
+pub(crate) fn font_set(theme: &Theme) -> Arc<FontSet> {
+    static SETS: OnceLock<Mutex<HashMap<Option<PathBuf>, Arc<FontSet>>>> = OnceLock::new();
     let sets = SETS.get_or_init(Default::default);
-    if let Some(set) = lock(sets).get(theme_dir) {
+    let key = theme.dir().map(Path::to_path_buf);
+    if let Some(set) = lock(sets).get(&key) {
         return set.clone();
     }
     // Built outside the lock: two threads may both build it, which is
     // harmless, while holding the lock would serialize unrelated themes.
-    let mut fonts = theme_fonts(&theme_dir.join("fonts"));
+    let mut fonts = match theme.dir() {
+        Some(dir) => theme_fonts(&dir.join("fonts")),
+        None => Vec::new(),
+    };
     fonts.extend(embedded_fonts().iter().cloned());
     let set = Arc::new(FontSet {
         book: LazyHash::new(FontBook::from_fonts(&fonts)),
         fonts,
     });
-    lock(sets)
-        .entry(theme_dir.to_path_buf())
-        .or_insert(set)
-        .clone()
+    lock(sets).entry(key).or_insert(set).clone()
 }
 
 /// The theme's own fonts, in file-name order so that the font book (and so
@@ -98,8 +102,8 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// One compilation's world.
 pub(crate) struct StoaWorld {
     main: Source,
-    /// The theme folder, canonical, so that `/theme/../..` cannot leave it.
-    theme_dir: PathBuf,
+    /// The theme; a folder one canonical, so that `/theme/../..` cannot leave it.
+    theme: Theme,
     /// Virtual `/assets/...` path → checked file on disk.
     assets: HashMap<String, PathBuf>,
     fonts: Arc<FontSet>,
@@ -113,20 +117,50 @@ impl StoaWorld {
     /// already checked to lie inside the allowed roots.
     pub(crate) fn new(
         main: String,
-        theme_dir: PathBuf,
+        theme: Theme,
         assets: HashMap<String, PathBuf>,
         today: Option<Datetime>,
     ) -> Self {
-        let fonts = font_set(&theme_dir);
+        let fonts = font_set(&theme);
         let id = main_id();
         StoaWorld {
             main: Source::new(id, main),
-            theme_dir,
+            theme,
             assets,
             fonts,
             today,
             files: Mutex::default(),
             sources: Mutex::default(),
+        }
+    }
+
+    /// A file of a built-in theme (`/theme/<file>`), served from stoa's
+    /// binary, also where a folder named after a built-in theme leaves it
+    /// out; `None` for any other file.
+    fn builtin_theme_file(&self, id: FileId) -> Option<FileResult<Bytes>> {
+        if !matches!(id.root(), VirtualRoot::Project) {
+            return None;
+        }
+        let vpath = id.vpath().get_with_slash();
+        let rest = vpath.strip_prefix(THEME_PREFIX)?;
+        if !self.theme.is_builtin() {
+            // Only the built-in theme's own file names have a fallback.
+            let fallback = self.theme.fallback(rest)?;
+            return Some(Ok(Bytes::new(fallback)));
+        }
+        Some(match self.theme.read(rest) {
+            Ok(bytes) => Ok(Bytes::new(bytes.into_owned())),
+            Err(_) => Err(FileError::NotFound(PathBuf::from(vpath))),
+        })
+    }
+
+    /// How to name a file that is not on disk in a message: a built-in
+    /// theme's file by the theme's name, anything else by its virtual path.
+    pub(crate) fn describe(&self, id: FileId) -> String {
+        let vpath = id.vpath().get_with_slash();
+        match vpath.strip_prefix(THEME_PREFIX) {
+            Some(rest) if self.theme.is_builtin() => self.theme.describe(rest),
+            _ => vpath.to_owned(),
         }
     }
 
@@ -142,12 +176,16 @@ impl StoaWorld {
         let Some(rest) = vpath.strip_prefix(THEME_PREFIX) else {
             return Err(FileError::NotFound(PathBuf::from(vpath)));
         };
-        let path = self.theme_dir.join(rest);
+        // A built-in theme's files are in stoa, not on disk (see `read`).
+        let Some(theme_dir) = self.theme.dir() else {
+            return Err(FileError::NotFound(PathBuf::from(vpath)));
+        };
+        let path = theme_dir.join(rest);
         // Canonicalize so that a symbolic link inside the theme cannot lead out.
         let real = path
             .canonicalize()
             .map_err(|e| FileError::from_io(e, &path))?;
-        if real.starts_with(&self.theme_dir) {
+        if real.starts_with(theme_dir) {
             Ok(real)
         } else {
             Err(FileError::AccessDenied)
@@ -162,6 +200,9 @@ impl StoaWorld {
         files
             .entry(id)
             .or_insert_with(|| {
+                if let Some(bytes) = self.builtin_theme_file(id) {
+                    return bytes;
+                }
                 let path = self.real_path(id)?;
                 fs::read(&path)
                     .map(Bytes::new)

@@ -27,7 +27,7 @@ fn with_context<T>(
         book,
         notes: &notes,
         ids: &ids,
-        theme,
+        theme: &stoa_render::Theme::folder("test", theme),
         roots,
         cover_png: None,
         emit_sources: true,
@@ -621,7 +621,24 @@ fn the_page_map_says_where_each_page_begins_with_the_pdf_labels() {
     ]);
     let rendered = render_with(&book, &theme_dir(), &[]).expect("renders");
     let pages = rendered.pages.expect("the PDF maps its pages");
-    let starts: Vec<(String, &str)> = pages.iter().map(|(k, l)| (k.to_text(), l)).collect();
+    let starts: Vec<(String, &str)> = pages
+        .iter()
+        .filter(|(k, _)| k.offset.is_none())
+        .map(|(k, l)| (k.block.to_text(), l))
+        .collect();
+    // Pages that begin inside a paragraph begin at a word of it, which
+    // the map names by its text position.
+    let inside: Vec<_> = pages.iter().filter(|(k, _)| k.offset.is_some()).collect();
+    assert!(!inside.is_empty(), "{pages:?}");
+    for (start, label) in &inside {
+        assert_eq!(start.block.chapter, 0, "{start:?}");
+        let at = start.offset.unwrap();
+        let chars: Vec<char> = long.chars().collect();
+        assert!(
+            at > 0 && chars[at - 1] == ' ' && chars[at] != ' ',
+            "page {label} begins at a word: {start:?}"
+        );
+    }
     assert_eq!(starts[0], ("0".to_owned(), "1"), "{starts:?}");
     assert!(starts.len() > 3, "{starts:?}");
     // Arabic labels from 1, one entry per page at most, in book order.
@@ -632,5 +649,33 @@ fn the_page_map_says_where_each_page_begins_with_the_pdf_labels() {
     assert!(
         label.parse::<u32>().unwrap() % 2 == 1,
         "on a right-hand page"
+    );
+}
+
+#[test]
+fn a_table_over_several_pages_keeps_the_page_starts_in_book_order() {
+    // Typst repeats a table's header on every page it runs over: that
+    // text, set again, must not be taken for where the page begins.
+    let cell = |t: &str| vec![stoa_doc::Inline::text(t)];
+    let rows: Vec<Vec<Vec<stoa_doc::Inline>>> = (0..150)
+        .map(|i| vec![cell(&format!("row {i}")), cell("some words in a cell")])
+        .collect();
+    let table = Block::Table {
+        align: vec![stoa_doc::Align::None; 2],
+        head: vec![cell("Header one"), cell("Header two")],
+        rows,
+    };
+    let book = book(vec![chapter("one", "One", vec![pt("Before."), table])]);
+    let rendered = render_with(&book, &theme_dir(), &[]).expect("renders");
+    let pages = rendered.pages.expect("the PDF maps its pages");
+    let labels: Vec<u32> = pages.iter().map(|(_, l)| l.parse().unwrap()).collect();
+    assert!(labels.len() > 2, "{pages:?}");
+    assert!(labels.windows(2).all(|w| w[0] < w[1]), "{pages:?}");
+    assert!(
+        pages
+            .iter()
+            .skip(1)
+            .all(|(start, _)| start.offset.is_some()),
+        "the table's pages begin inside it: {pages:?}"
     );
 }

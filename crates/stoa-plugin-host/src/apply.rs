@@ -15,7 +15,7 @@ use stoa_sdk::abi::{STATUS_BAD_INPUT, STATUS_ERROR, STATUS_OK, STATUS_PANIC};
 use stoa_sdk::stoa_doc::compat;
 use stoa_sdk::wire::{self, FailureOutput};
 use stoa_sdk::{
-    Book, Chapter, Diagnostic, PluginDiagnostic, Severity, Style, TREE_MINOR, TREE_VERSION,
+    Book, Chapter, Diagnostic, Labels, PluginDiagnostic, Severity, Style, TREE_MINOR, TREE_VERSION,
 };
 
 /// One plugin to run on a book, with its `[plugins.<name>]` table.
@@ -126,11 +126,13 @@ impl Step<'_> {
             return true;
         }
         let hook = Hook::Transform;
-        let (lang, id) = (book.lang.as_str(), book.id.as_str());
+        let (lang, id, labels) = (book.lang.as_str(), book.id.as_str(), &book.labels);
         let per_chapter: Vec<Vec<Diagnostic>> = book
             .chapters
             .par_iter_mut()
-            .map(|chapter| wire::with_deep_stack(|| self.transform_one(hook, lang, id, chapter)))
+            .map(|chapter| {
+                wire::with_deep_stack(|| self.transform_one(hook, (lang, id, labels), chapter))
+            })
             .collect();
         self.report(per_chapter.into_iter().flatten(), out)
     }
@@ -139,8 +141,7 @@ impl Step<'_> {
     fn transform_one(
         &self,
         hook: Hook,
-        lang: &str,
-        id: &str,
+        (lang, id, labels): (&str, &str, &Labels),
         chapter: &mut Chapter,
     ) -> Vec<Diagnostic> {
         let input = wire::TransformInput {
@@ -149,6 +150,7 @@ impl Step<'_> {
             config: Cow::Borrowed(&self.run.config),
             lang: Cow::Borrowed(lang),
             book_id: Cow::Borrowed(id),
+            labels: Cow::Borrowed(labels),
             chapter: self.outgoing_chapter(chapter),
         };
         let file = chapter.source.clone();
@@ -183,7 +185,9 @@ impl Step<'_> {
         };
         match self.call::<wire::FinishOutput>(hook, "finish", &input) {
             Ok(output) => {
+                let labels = book.labels.clone();
                 *book = output.book.into_owned();
+                keep_labels(&mut book.labels, labels);
                 if self.needs_lowering() {
                     compat::raise_book(book);
                 }
@@ -210,6 +214,7 @@ impl Step<'_> {
                 config: Cow::Borrowed(&self.run.config),
                 lang: Cow::Borrowed(&book.lang),
                 book_id: Cow::Borrowed(&book.id),
+                labels: Cow::Borrowed(&book.labels),
                 format: Cow::Borrowed(format.name()),
             };
             match self.call::<wire::StylesOutput>(hook, "styles", &input) {
@@ -252,6 +257,14 @@ impl Step<'_> {
                 let (status, output) = raw.call(function, &input);
                 let bytes = output.bytes().map_err(bad_buffer)?;
                 Self::decode(name, status, bytes)
+            }
+            Backend::Builtin(plugin) => {
+                let (status, bytes) = match hook {
+                    Hook::Transform => plugin.transform(&input),
+                    Hook::Finish => plugin.finish(&input),
+                    Hook::Styles => plugin.styles(&input),
+                };
+                Self::decode(name, status, &bytes)
             }
             Backend::Isolated(isolation) => {
                 let (status, bytes) = self.call_child(isolation, hook, &input)?;
@@ -399,13 +412,13 @@ impl Step<'_> {
     }
 
     /// `plugin `name` (path): message`, so that every error says which
-    /// library to look at.
+    /// library to look at (or that the plugin is built into stoa).
     fn prefixed(&self, message: &str) -> String {
         let plugin = self.plugin();
         format!(
             "plugin `{}` ({}): {message}",
             plugin.name(),
-            plugin.path().display()
+            plugin.origin()
         )
     }
 
@@ -446,5 +459,21 @@ fn unreadable(hook: &str, e: &serde_json::Error) -> String {
     match e.classify() {
         Category::Data => format!("returned a tree stoa cannot read from `{hook}`: {e}"),
         _ => format!("returned malformed JSON from `{hook}`: {e}"),
+    }
+}
+
+/// A plugin built before a label existed returns the book without it: the
+/// host's word stays, so that the plugins after it still read it.
+fn keep_labels(returned: &mut Labels, sent: Labels) {
+    let Labels {
+        glossary,
+        characters,
+        ..
+    } = sent;
+    if returned.glossary.is_empty() {
+        returned.glossary = glossary;
+    }
+    if returned.characters.is_empty() {
+        returned.characters = characters;
     }
 }

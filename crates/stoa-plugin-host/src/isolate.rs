@@ -109,7 +109,11 @@ pub(crate) const BAD_BUFFER: u32 = u32::MAX;
 const MAX_FRAME: u64 = 1 << 32;
 
 /// Writes one frame.
-pub(crate) fn write_frame(out: &mut impl Write, tag: u32, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_frame(
+    out: &mut (impl Write + ?Sized),
+    tag: u32,
+    bytes: &[u8],
+) -> io::Result<()> {
     out.write_all(&tag.to_le_bytes())?;
     out.write_all(&(bytes.len() as u64).to_le_bytes())?;
     out.write_all(bytes)?;

@@ -1,5 +1,6 @@
 //! The stoa plugin host: finds plugin libraries on a search path, loads them
-//! with libloading once per process, and calls their hooks through the C ABI.
+//! with libloading once per process, and calls their hooks through the C ABI;
+//! and runs the plugins built into stoa the same way, minus the C boundary.
 //!
 //! # The API the build driver calls
 //!
@@ -19,7 +20,8 @@
 //! ```
 //!
 //! - [`SearchPath`]: the folders searched, in order: `--plugin-dir`
-//!   options, `STOA_PLUGIN_PATH`, the book's `plugin-dir`, the folder of the
+//!   options, `STOA_PLUGIN_PATH`, the book's `plugin-dir`, then the plugins
+//!   built into stoa ([`SearchPath::with_builtins`]), then the folder of the
 //!   executable. Library code never reads the environment; the caller passes
 //!   the variable's value.
 //! - [`load`]: finds `libstoa_plugin_<name>.so` (`.dylib`,
@@ -65,4 +67,4 @@ pub use load::{LoadedPlugin, PluginInfo, list, load, load_isolated};
 pub use search::SearchPath;
 pub use stoa_sdk::Hooks;
 pub use stoa_sdk::abi::ABI_VERSION;
-pub use worker::serve_isolated;
+pub use worker::{serve_builtin, serve_isolated};

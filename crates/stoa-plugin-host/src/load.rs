@@ -3,11 +3,12 @@
 
 use crate::ffi::{self, OpenError, RawPlugin};
 use crate::isolate::{self, Isolation};
-use crate::search::{self, SearchPath};
+use crate::search::{self, Place, SearchPath};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use stoa_sdk::abi::{ABI_VERSION, ENTRY_SYMBOL};
+use stoa_sdk::builtin::BuiltinPlugin;
 use stoa_sdk::{Diagnostic, Hooks, TREE_MINOR, TREE_VERSION, split_tree_version};
 
 /// A plugin library, loaded and checked: it speaks our ABI and reads our
@@ -21,6 +22,8 @@ pub struct LoadedPlugin {
     version: String,
     tree_version: u32,
     hooks: Hooks,
+    /// True for a plugin built into stoa (its `path` is then its name).
+    builtin: bool,
 }
 
 /// Where a plugin's hooks run.
@@ -28,6 +31,8 @@ pub struct LoadedPlugin {
 pub(crate) enum Backend {
     /// In this process, through the C ABI.
     Native(RawPlugin),
+    /// In this process, built into stoa: the same JSON, no C boundary.
+    Builtin(Arc<BuiltinPlugin>),
     /// In a child process per book, started as this says.
     Isolated(Isolation),
 }
@@ -64,9 +69,23 @@ impl LoadedPlugin {
         self.tree_version().1
     }
 
-    /// The library file, canonical.
+    /// The library file, canonical; for a built-in plugin, its name.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// True when the plugin is built into stoa rather than loaded from a file.
+    pub fn is_builtin(&self) -> bool {
+        self.builtin
+    }
+
+    /// Where the plugin comes from, for messages: its file, or "built in".
+    pub fn origin(&self) -> String {
+        if self.builtin {
+            "built into stoa".to_string()
+        } else {
+            self.path.display().to_string()
+        }
     }
 
     /// The hooks it provides.
@@ -90,6 +109,19 @@ impl LoadedPlugin {
                 styles: raw.styles.is_some(),
             },
             backend: Backend::Native(raw),
+            builtin: false,
+        }
+    }
+
+    fn builtin(plugin: Arc<BuiltinPlugin>) -> LoadedPlugin {
+        LoadedPlugin {
+            path: PathBuf::from(plugin.name()),
+            name: plugin.name().to_string(),
+            version: plugin.version().to_string(),
+            tree_version: plugin.tree_version(),
+            hooks: plugin.hooks(),
+            builtin: true,
+            backend: Backend::Builtin(plugin),
         }
     }
 }
@@ -105,8 +137,10 @@ pub struct PluginInfo {
     pub abi_version: u32,
     /// The hooks it provides.
     pub hooks: Hooks,
-    /// The library file.
+    /// The library file; for a built-in plugin, its name.
     pub path: PathBuf,
+    /// True for a plugin built into stoa.
+    pub builtin: bool,
     /// True when a plugin of the same name comes earlier on the search
     /// path, so that this one is never used.
     pub shadowed: bool,
@@ -124,8 +158,24 @@ pub fn load(name: &str, search: &SearchPath) -> Result<Arc<LoadedPlugin>, Diagno
                 .with_hint("a plugin name has only letters, digits, `-` and `_`"),
         );
     }
-    let path = find(name, search)?;
-    load_path(name, &path)
+    match find(name, search)? {
+        Place::File(path) => load_path(name, &path),
+        Place::Builtin(plugin) => Ok(builtin(plugin)),
+    }
+}
+
+/// The one [`LoadedPlugin`] of a built-in plugin, made once per process.
+fn builtin(plugin: Arc<BuiltinPlugin>) -> Arc<LoadedPlugin> {
+    static CACHE: OnceLock<Mutex<HashMap<&'static str, Arc<LoadedPlugin>>>> = OnceLock::new();
+    let mut cache = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    Arc::clone(
+        cache
+            .entry(plugin.name())
+            .or_insert_with(|| Arc::new(LoadedPlugin::builtin(plugin))),
+    )
 }
 
 /// Like [`load`], but the plugin's code never runs in this process: a child
@@ -139,8 +189,20 @@ pub fn load_isolated(
     search: &SearchPath,
     isolation: &Isolation,
 ) -> Result<Arc<LoadedPlugin>, Diagnostic> {
-    let path = find(name, search)?;
-    let path = path.canonicalize().unwrap_or(path);
+    let (path, isolation, builtin) = match find(name, search)? {
+        Place::File(path) => (
+            path.canonicalize().unwrap_or(path),
+            isolation.clone(),
+            false,
+        ),
+        // The child serves the plugin built into it: `stoa plugin-host --builtin <name>`.
+        Place::Builtin(plugin) => {
+            let mut isolation = isolation.clone();
+            isolation.args.push("--builtin".into());
+            (PathBuf::from(plugin.name()), isolation, true)
+        }
+    };
+    let isolation = &isolation;
     let key = (path.clone(), isolation.clone());
     static CACHE: OnceLock<Mutex<IsolatedCache>> = OnceLock::new();
     let mut cache = CACHE
@@ -166,6 +228,7 @@ pub fn load_isolated(
         name: hello.name,
         version: hello.version,
         tree_version: hello.tree_version,
+        builtin,
     });
     check_tree_version(&plugin)?;
     cache.insert(key, Arc::clone(&plugin));
@@ -174,27 +237,41 @@ pub fn load_isolated(
 
 type IsolatedCache = HashMap<(PathBuf, Isolation), Arc<LoadedPlugin>>;
 
-/// The first file on the search path that holds plugin `name`.
-fn find(name: &str, search: &SearchPath) -> Result<PathBuf, Diagnostic> {
+/// The first place on the search path that holds plugin `name`.
+fn find(name: &str, search: &SearchPath) -> Result<Place, Diagnostic> {
     let candidates = search::file_names(name);
     search
-        .dirs()
-        .iter()
-        .flat_map(|dir| candidates.iter().map(move |file| dir.join(file)))
-        .find(|path| path.is_file())
+        .find(name, &candidates)
         .ok_or_else(|| not_found(name, &candidates, search))
 }
 
-/// Every plugin library on the search path (files named
-/// `libstoa_plugin_<name>.so` and the like), in search order, each loaded
-/// to read its descriptor. A library that fails to load is an `Err` entry.
+/// Every plugin on the search path, in search order: the libraries (files
+/// named `libstoa_plugin_<name>.so` and the like), each loaded to read its
+/// descriptor, and the built-in plugins at their turn. A library that fails
+/// to load is an `Err` entry.
 pub fn list(search: &SearchPath) -> Vec<Result<PluginInfo, Diagnostic>> {
     let mut seen: Vec<String> = Vec::new();
     let mut out = Vec::new();
-    for (name, path) in search.dirs().iter().flat_map(|dir| plugin_files(dir)) {
-        let shadowed = seen.iter().any(|s| search::same_name(s, &name));
-        seen.push(name.clone());
-        out.push(load_path(&name, &path).map(|p| info(&p, shadowed)));
+    let mut shadowed = |name: &str| {
+        let earlier = seen.iter().any(|s| search::same_name(s, name));
+        seen.push(name.to_string());
+        earlier
+    };
+    for place in search.places() {
+        match place {
+            Some(dir) => {
+                for (name, path) in plugin_files(dir) {
+                    let shadowed = shadowed(&name);
+                    out.push(load_path(&name, &path).map(|p| info(&p, shadowed)));
+                }
+            }
+            None => {
+                for plugin in search.builtins() {
+                    let shadowed = shadowed(plugin.name());
+                    out.push(Ok(info(&builtin(Arc::clone(plugin)), shadowed)));
+                }
+            }
+        }
     }
     out
 }
@@ -206,6 +283,7 @@ fn info(plugin: &LoadedPlugin, shadowed: bool) -> PluginInfo {
         abi_version: plugin.abi_version(),
         hooks: plugin.hooks(),
         path: plugin.path().to_path_buf(),
+        builtin: plugin.is_builtin(),
         shadowed,
     }
 }
@@ -293,8 +371,17 @@ fn check_name(name: &str, plugin: &LoadedPlugin) -> Result<(), Diagnostic> {
 
 fn not_found(name: &str, candidates: &[String], search: &SearchPath) -> Diagnostic {
     let mut where_ = String::new();
-    for dir in search.dirs() {
-        where_.push_str(&format!("\n    {}", dir.display()));
+    // In search order, the built-ins at their turn.
+    for place in search.places() {
+        match place {
+            Some(dir) => where_.push_str(&format!("\n    {}", dir.display())),
+            None => {
+                let builtins: Vec<&str> = search.builtin_names().collect();
+                if !builtins.is_empty() {
+                    where_.push_str(&format!("\n    (built into stoa: {})", builtins.join(", ")));
+                }
+            }
+        }
     }
     if where_.is_empty() {
         where_.push_str("\n    (no folder: the search path is empty)");

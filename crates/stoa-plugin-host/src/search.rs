@@ -3,11 +3,40 @@
 use std::env::consts::{DLL_PREFIX, DLL_SUFFIX};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use stoa_sdk::builtin::BuiltinPlugin;
 
-/// The folders searched for plugins, in order; the first match wins.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The folders searched for plugins, in order, and the plugins built into
+/// stoa, searched before the folder of the executable; the first match wins.
+#[derive(Clone, Debug, Default)]
 pub struct SearchPath {
     dirs: Vec<PathBuf>,
+    /// The plugins built in, by name.
+    builtins: Vec<Arc<BuiltinPlugin>>,
+    /// How many of `dirs` come before the built-ins: the folders an author
+    /// names (`--plugin-dir`, `STOA_PLUGIN_PATH`, `plugin-dir`) override a
+    /// built-in plugin; the executable's folder, where cargo leaves the
+    /// bundled plugins' libraries of a development build, does not.
+    builtins_at: usize,
+}
+
+impl PartialEq for SearchPath {
+    fn eq(&self, other: &Self) -> bool {
+        self.dirs == other.dirs
+            && self.builtins_at == other.builtins_at
+            && self.builtin_names().eq(other.builtin_names())
+    }
+}
+
+impl Eq for SearchPath {}
+
+/// Where a plugin was found.
+#[derive(Clone, Debug)]
+pub(crate) enum Place {
+    /// A library file.
+    File(PathBuf),
+    /// Built into stoa.
+    Builtin(Arc<BuiltinPlugin>),
 }
 
 impl SearchPath {
@@ -20,7 +49,12 @@ impl SearchPath {
                 unique.push(dir);
             }
         }
-        SearchPath { dirs: unique }
+        let builtins_at = unique.len();
+        SearchPath {
+            dirs: unique,
+            builtins: Vec::new(),
+            builtins_at,
+        }
     }
 
     /// The standard order for one book: `--plugin-dir` options, then the
@@ -37,9 +71,69 @@ impl SearchPath {
         let dirs = cli_dirs
             .iter()
             .cloned()
-            .chain(env_dirs.into_iter().flatten());
-        let rest = book_dir.into_iter().chain(exe_dir).map(Path::to_path_buf);
-        SearchPath::new(dirs.chain(rest))
+            .chain(env_dirs.into_iter().flatten())
+            .chain(book_dir.map(Path::to_path_buf));
+        let mut search = SearchPath::new(dirs);
+        let named = search.dirs.len();
+        search = SearchPath::new(
+            search
+                .dirs
+                .into_iter()
+                .chain(exe_dir.map(Path::to_path_buf)),
+        );
+        search.builtins_at = named;
+        search
+    }
+
+    /// The same search path with `builtins` (plugins linked into stoa)
+    /// searched after the folders an author names and before the folder of
+    /// the executable (see [`Self::standard`]).
+    pub fn with_builtins(mut self, builtins: impl IntoIterator<Item = Arc<BuiltinPlugin>>) -> Self {
+        self.builtins = builtins.into_iter().collect();
+        self
+    }
+
+    /// The names of the built-in plugins.
+    pub fn builtin_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.builtins.iter().map(|b| b.name())
+    }
+
+    /// Every place, in search order: each folder, with the built-ins as a
+    /// whole at their turn.
+    pub(crate) fn places(&self) -> Vec<Option<&Path>> {
+        let mut out: Vec<Option<&Path>> = Vec::new();
+        for (i, dir) in self.dirs.iter().enumerate() {
+            if i == self.builtins_at {
+                out.push(None);
+            }
+            out.push(Some(dir));
+        }
+        if self.builtins_at >= self.dirs.len() {
+            out.push(None);
+        }
+        out
+    }
+
+    /// The first place that has plugin `name`, among `candidates` file names.
+    pub(crate) fn find(&self, name: &str, candidates: &[String]) -> Option<Place> {
+        self.places().into_iter().find_map(|place| match place {
+            Some(dir) => candidates
+                .iter()
+                .map(|file| dir.join(file))
+                .find(|path| path.is_file())
+                .map(Place::File),
+            None => self
+                .builtins
+                .iter()
+                .find(|b| same_name(b.name(), name))
+                .cloned()
+                .map(Place::Builtin),
+        })
+    }
+
+    /// The built-in plugins, in their order.
+    pub(crate) fn builtins(&self) -> &[Arc<BuiltinPlugin>] {
+        &self.builtins
     }
 
     /// The folders of a `STOA_PLUGIN_PATH` value: separated by `:` (`;` on
@@ -128,6 +222,38 @@ mod tests {
         );
         assert_eq!(name_of_file("libstoa_plugin_glossary.so"), Some("glossary"));
         assert_eq!(name_of_file("libother.so"), None);
+    }
+
+    #[derive(Default)]
+    struct Glossary;
+
+    impl stoa_sdk::Plugin for Glossary {
+        const NAME: &'static str = "glossary";
+        const VERSION: &'static str = "9.9.9";
+    }
+
+    #[test]
+    fn a_named_folder_overrides_a_builtin_and_the_exe_folder_does_not() {
+        let tmp = std::env::temp_dir().join(format!("stoa-search-{}", std::process::id()));
+        let (named, exe) = (tmp.join("named"), tmp.join("exe"));
+        std::fs::create_dir_all(&named).unwrap();
+        std::fs::create_dir_all(&exe).unwrap();
+        let file = file_names("glossary").remove(0);
+        std::fs::write(exe.join(&file), b"").unwrap();
+        let search = SearchPath::standard(std::slice::from_ref(&named), None, None, Some(&exe))
+            .with_builtins([Arc::new(BuiltinPlugin::new(Glossary))]);
+        let names = file_names("glossary");
+        assert!(matches!(
+            search.find("glossary", &names),
+            Some(Place::Builtin(_))
+        ));
+        std::fs::write(named.join(&file), b"").unwrap();
+        assert!(
+            matches!(search.find("glossary", &names), Some(Place::File(p)) if p == named.join(&file))
+        );
+        assert!(search.find("other", &file_names("other")).is_none());
+        assert_eq!(search.places().len(), 3, "named, built-ins, exe");
+        std::fs::remove_dir_all(&tmp).unwrap();
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! The child's side of an isolated plugin: load the library, say what it
 //! holds, then answer hook calls read from standard input until it closes.
 
-use crate::ffi::{self, RawPlugin};
+use crate::ffi;
 use crate::isolate::{BAD_BUFFER, HELLO_ERROR, HELLO_OK, Hello, Hook, read_frame, write_frame};
 use std::io::{self, Write};
 use std::path::Path;
 use stoa_sdk::abi::STATUS_BAD_INPUT;
+use stoa_sdk::builtin::BuiltinPlugin;
 use stoa_sdk::wire;
 
 /// Serves the plugin library at `path` over standard input and output, for
@@ -48,34 +49,80 @@ pub fn serve_isolated(path: &Path) -> i32 {
     if write_frame(&mut out, HELLO_OK, &hello).is_err() {
         return 1;
     }
-    match answer_calls(&raw, &mut io::stdin().lock(), &mut out) {
+    let call = |hook: Hook, out: &mut dyn Write, bytes: &[u8]| {
+        let function = match hook {
+            Hook::Transform => raw.transform,
+            Hook::Finish => raw.finish,
+            Hook::Styles => raw.styles,
+        };
+        let Some(function) = function else {
+            return write_frame(out, STATUS_BAD_INPUT as u32, b"");
+        };
+        wire::with_deep_stack(|| {
+            let (status, output) = raw.call(function, bytes);
+            match output.bytes() {
+                Ok(answer) => write_frame(out, status as u32, answer),
+                Err(_) => write_frame(out, BAD_BUFFER, b""),
+            }
+        })
+    };
+    match answer_calls(call, &mut io::stdin().lock(), &mut out) {
         Ok(()) => 0,
         Err(_) => 1,
     }
 }
 
-fn answer_calls(
-    raw: &RawPlugin,
+/// Serves a plugin built into stoa over standard input and output, as
+/// [`serve_isolated`] serves a library: what `stoa plugin-host --builtin
+/// <name>` runs for a built-in plugin whose table says `isolate = true`.
+pub fn serve_builtin(plugin: &BuiltinPlugin) -> i32 {
+    ffi::follow_parent();
+    let mut out = match ffi::protocol_output() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("stoa plugin-host: cannot set up its output: {e}");
+            return 1;
+        }
+    };
+    let hooks = plugin.hooks();
+    let hello = Hello {
+        name: plugin.name().to_string(),
+        version: plugin.version().to_string(),
+        tree_version: plugin.tree_version(),
+        transform: hooks.transform,
+        finish: hooks.finish,
+        styles: hooks.styles,
+    };
+    let hello = serde_json::to_vec(&hello).unwrap_or_default();
+    if write_frame(&mut out, HELLO_OK, &hello).is_err() {
+        return 1;
+    }
+    let call = |hook: Hook, out: &mut dyn Write, bytes: &[u8]| {
+        let (status, answer) = match hook {
+            Hook::Transform if hooks.transform => plugin.transform(bytes),
+            Hook::Finish if hooks.finish => plugin.finish(bytes),
+            Hook::Styles if hooks.styles => plugin.styles(bytes),
+            _ => return write_frame(out, STATUS_BAD_INPUT as u32, b""),
+        };
+        write_frame(out, status as u32, &answer)
+    };
+    match answer_calls(call, &mut io::stdin().lock(), &mut out) {
+        Ok(()) => 0,
+        Err(_) => 1,
+    }
+}
+
+/// Answers each request read from `input` with `call`, until it closes.
+fn answer_calls<W: Write>(
+    call: impl Fn(Hook, &mut dyn Write, &[u8]) -> io::Result<()>,
     input: &mut impl io::Read,
-    out: &mut impl Write,
+    out: &mut W,
 ) -> io::Result<()> {
     while let Some((tag, bytes)) = read_frame(input)? {
-        let hook = Hook::from_tag(tag).and_then(|hook| match hook {
-            Hook::Transform => raw.transform,
-            Hook::Finish => raw.finish,
-            Hook::Styles => raw.styles,
-        });
-        let Some(hook) = hook else {
-            write_frame(out, STATUS_BAD_INPUT as u32, b"")?;
-            continue;
-        };
-        wire::with_deep_stack(|| {
-            let (status, output) = raw.call(hook, &bytes);
-            match output.bytes() {
-                Ok(answer) => write_frame(out, status as u32, answer),
-                Err(_) => write_frame(out, BAD_BUFFER, b""),
-            }
-        })?;
+        match Hook::from_tag(tag) {
+            Some(hook) => call(hook, out, &bytes)?,
+            None => write_frame(out, STATUS_BAD_INPUT as u32, b"")?,
+        }
     }
     Ok(())
 }

@@ -4,9 +4,10 @@
 //! What every renderer needs and no renderer should compute for itself is
 //! in the [`RenderContext`]: the notes plan, the id index, the cover.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 pub use stoa_doc::Format;
-use stoa_doc::{Book, Diagnostic, IdIndex, NotesPlan};
+use stoa_doc::{Book, Diagnostic, IdIndex, Inline, NotesPlan};
+pub use stoa_theme::Theme;
 
 /// One edition (a book in one language), ready to render.
 pub struct RenderContext<'a> {
@@ -16,8 +17,9 @@ pub struct RenderContext<'a> {
     pub notes: &'a NotesPlan,
     /// Every id of the book, for links across chapters.
     pub ids: &'a IdIndex,
-    /// The theme's folder (`themes/<name>/`): style sheets, Typst template, fonts.
-    pub theme: &'a Path,
+    /// The theme: a folder (`themes/<name>/`: style sheets, Typst template,
+    /// fonts) or the classic theme built into stoa; read through [`Theme::read`].
+    pub theme: &'a Theme,
     /// The folders the book may read files from (its folder, the posts
     /// folder); an image outside them is refused.
     pub roots: &'a [PathBuf],
@@ -110,31 +112,124 @@ impl BlockKey {
     }
 }
 
-/// Where each page of a paged edition begins, at block granularity: for
-/// the first block that starts on a page, that page's label as the PDF
-/// prints it (`1`, `41`). Pages that hold only the rest of a block that
-/// began earlier have no entry.
+/// Where a print page begins: at a block (the marker goes before it), or
+/// at a position inside the block's text (the marker goes there).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PageStart {
+    /// The block the page begins in.
+    pub block: BlockKey,
+    /// `None`: the page begins with the block. `Some(n)`: it begins at text
+    /// position `n` of the block, as [`text_len`] counts, always at the
+    /// start of a word (a page that begins inside a long paragraph).
+    pub offset: Option<usize>,
+}
+
+/// How far an inline moves the text position inside a marked block, the
+/// rule that lets a paged renderer say "page 41 begins at character 812 of
+/// this paragraph" and the others find that character: the characters
+/// (Unicode scalar values) of [`Inline::Text`], one for a soft break, and
+/// the contents of containers (emphasis, links, spans, technical tokens);
+/// everything else (code, images, note references, hard breaks) counts
+/// nothing. Positions run through the block's inlines in tree order, over
+/// all blocks nested in it, footnote definitions left out.
+pub fn text_len(inline: &Inline) -> usize {
+    match inline {
+        Inline::Text { text } => text.chars().count(),
+        Inline::SoftBreak => 1,
+        Inline::Emph { content }
+        | Inline::Strong { content }
+        | Inline::Strike { content }
+        | Inline::Link { content, .. }
+        | Inline::Span { content, .. } => content.iter().map(text_len).sum(),
+        Inline::Code { .. }
+        | Inline::Image { .. }
+        | Inline::FootnoteRef { .. }
+        | Inline::LineBreak => 0,
+    }
+}
+
+/// Where each page of a paged edition begins: for the first block that
+/// starts on a page, that page's label as the PDF prints it (`1`, `41`);
+/// for a page that begins inside a block, the position in its text where
+/// it does (see [`PageStart`]). A page whose beginning cannot be placed
+/// (it begins inside a code block, a table row, a figure) has no entry, or
+/// is marked at the next block that starts on it. It also knows the print
+/// page of each element with an id (where its anchor lands), for page
+/// references.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PageMap {
-    starts: std::collections::BTreeMap<BlockKey, String>,
+    starts: std::collections::BTreeMap<PageStart, String>,
+    /// By (chapter index, id): the label of the page the element is on.
+    elements: std::collections::BTreeMap<(usize, String), String>,
 }
 
 impl PageMap {
     /// Records that the page labelled `label` begins at `block`.
     pub fn insert(&mut self, block: BlockKey, label: String) {
-        self.starts.insert(block, label);
+        self.starts.insert(
+            PageStart {
+                block,
+                offset: None,
+            },
+            label,
+        );
+    }
+
+    /// Records that the page labelled `label` begins at text position
+    /// `offset` (see [`text_len`]) of `block`.
+    pub fn insert_inline(&mut self, block: BlockKey, offset: usize, label: String) {
+        self.starts.insert(
+            PageStart {
+                block,
+                offset: Some(offset),
+            },
+            label,
+        );
     }
 
     /// The label of the page that begins at block `path` of `chapter`.
     pub fn page_at(&self, chapter: usize, path: &[usize]) -> Option<&str> {
         // Keys are small; building one per lookup keeps the API simple.
         self.starts
-            .get(&BlockKey::new(chapter, path))
+            .get(&PageStart {
+                block: BlockKey::new(chapter, path),
+                offset: None,
+            })
+            .map(String::as_str)
+    }
+
+    /// The pages that begin inside the text of block `path` of `chapter`,
+    /// as (text position, label), in order.
+    pub fn inside(&self, chapter: usize, path: &[usize]) -> Vec<(usize, &str)> {
+        let block = BlockKey::new(chapter, path);
+        let from = PageStart {
+            block: block.clone(),
+            offset: Some(0),
+        };
+        self.starts
+            .range(from..)
+            .take_while(|(start, _)| start.block == block)
+            .filter_map(|(start, label)| Some((start.offset?, label.as_str())))
+            .collect()
+    }
+
+    /// Records that element `id` of chapter `chapter` is on the page
+    /// labelled `label`.
+    pub fn insert_element(&mut self, chapter: usize, id: String, label: String) {
+        self.elements.insert((chapter, id), label);
+    }
+
+    /// The label of the print page element `id` of chapter `chapter` is
+    /// on, for a page reference to it.
+    pub fn page_of(&self, chapter: usize, id: &str) -> Option<&str> {
+        // Keys are small; building one per lookup keeps the API simple.
+        self.elements
+            .get(&(chapter, id.to_owned()))
             .map(String::as_str)
     }
 
     /// Every page start, in book order.
-    pub fn iter(&self) -> impl Iterator<Item = (&BlockKey, &str)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&PageStart, &str)> {
         self.starts.iter().map(|(k, v)| (k, v.as_str()))
     }
 
@@ -231,5 +326,35 @@ mod tests {
         assert_eq!(labels, ["3", "4", "5"]);
         assert_eq!(map.page_at(3, &[4, 2]), Some("4"));
         assert_eq!(map.page_at(3, &[4]), None);
+        assert!(map.inside(3, &[4, 2]).is_empty());
+        map.insert_element(3, "use-1".into(), "4".into());
+        assert_eq!(map.page_of(3, "use-1"), Some("4"));
+        assert_eq!(map.page_of(2, "use-1"), None);
+        assert_eq!(map.len(), 3, "elements are not page starts");
+    }
+
+    #[test]
+    fn pages_inside_a_block_come_after_it_and_before_the_next() {
+        let mut map = PageMap::default();
+        map.insert(BlockKey::new(0, &[5]), "2".into());
+        map.insert_inline(BlockKey::new(0, &[4]), 900, "1".into());
+        map.insert_inline(BlockKey::new(0, &[4]), 80, "0".into());
+        map.insert_inline(BlockKey::new(0, &[4, 1]), 3, "x".into());
+        assert_eq!(map.inside(0, &[4]), [(80, "0"), (900, "1")]);
+        assert_eq!(map.page_at(0, &[4]), None);
+        let labels: Vec<&str> = map.iter().map(|(_, l)| l).collect();
+        assert_eq!(labels, ["0", "1", "x", "2"]);
+    }
+
+    #[test]
+    fn the_text_position_counts_text_and_soft_breaks_only() {
+        let text = |t: &str| Inline::Text { text: t.into() };
+        assert_eq!(text_len(&text("ação")), 4);
+        assert_eq!(text_len(&Inline::SoftBreak), 1);
+        let emph = Inline::Emph {
+            content: vec![text("ab"), Inline::Code { text: "xyz".into() }, text("c")],
+        };
+        assert_eq!(text_len(&emph), 3);
+        assert_eq!(text_len(&Inline::LineBreak), 0);
     }
 }

@@ -4,6 +4,11 @@
 //! whose addresses go into the descriptor, and the static descriptor itself.
 //! They are generic over the plugin type, so the macro's expansion in the
 //! plugin crate contains no `unsafe` block at all.
+//!
+//! [`Exported`] is implemented on a marker type the macro declares, not on
+//! the plugin type: so a thin `cdylib` crate can export a plugin defined in
+//! another crate (the bundled plugins, which stoa also links in as built-ins,
+//! where a second `stoa_plugin_v1` symbol per plugin would clash).
 
 use crate::abi::{ABI_VERSION, STATUS_BAD_INPUT, StoaBuffer, StoaPluginV1};
 use crate::hooks::{self, Answer};
@@ -11,11 +16,14 @@ use crate::{Plugin, TREE_MINOR, TREE_VERSION, tree_version_code};
 use std::ffi::CString;
 use std::panic::catch_unwind;
 
-/// Implemented by `export_plugin!` for the plugin type: where its single
-/// value and its descriptor live (statics in the plugin crate).
-pub trait Exported: Plugin {
+/// Implemented by `export_plugin!` on a marker type of the exporting
+/// crate: which plugin it exports, where its single value and its
+/// descriptor live (statics in that crate).
+pub trait Exported: 'static {
+    /// The plugin exported.
+    type Plugin: Plugin;
     /// The plugin value, made on first use.
-    fn instance() -> &'static Self;
+    fn instance() -> &'static Self::Plugin;
     /// The descriptor, made on first use.
     fn entry() -> &'static Entry;
 }
@@ -41,8 +49,8 @@ impl Entry {
     /// The descriptor for plugin `P`. Panics if its name or version holds a
     /// NUL byte; [`descriptor`] turns that into a null return.
     pub fn new<P: Exported>() -> Entry {
-        let name = CString::new(P::NAME).expect("Plugin::NAME holds a NUL byte");
-        let version = CString::new(P::VERSION).expect("Plugin::VERSION holds a NUL byte");
+        let name = CString::new(P::Plugin::NAME).expect("Plugin::NAME holds a NUL byte");
+        let version = CString::new(P::Plugin::VERSION).expect("Plugin::VERSION holds a NUL byte");
         let descriptor = StoaPluginV1 {
             abi_version: ABI_VERSION,
             // Major and minor packed, so that the `1` of a plugin built
@@ -50,9 +58,9 @@ impl Entry {
             tree_version: tree_version_code(TREE_VERSION, TREE_MINOR),
             name: name.as_ptr(),
             version: version.as_ptr(),
-            transform: P::HOOKS.transform.then_some(transform::<P> as _),
-            finish: P::HOOKS.finish.then_some(finish::<P> as _),
-            styles: P::HOOKS.styles.then_some(styles::<P> as _),
+            transform: P::Plugin::HOOKS.transform.then_some(transform::<P> as _),
+            finish: P::Plugin::HOOKS.finish.then_some(finish::<P> as _),
+            styles: P::Plugin::HOOKS.styles.then_some(styles::<P> as _),
             free_buffer: Some(free_buffer),
         };
         Entry {
@@ -83,7 +91,15 @@ pub unsafe extern "C" fn transform<P: Exported>(
     output: *mut StoaBuffer,
 ) -> i32 {
     // SAFETY: forwarded from this function's contract.
-    unsafe { shim(input, input_len, output, "transform", hooks::transform::<P>) }
+    unsafe {
+        shim::<P>(
+            input,
+            input_len,
+            output,
+            "transform",
+            hooks::transform::<P::Plugin>,
+        )
+    }
 }
 
 /// The `finish` hook of plugin `P`.
@@ -96,7 +112,15 @@ pub unsafe extern "C" fn finish<P: Exported>(
     output: *mut StoaBuffer,
 ) -> i32 {
     // SAFETY: forwarded from this function's contract.
-    unsafe { shim(input, input_len, output, "finish", hooks::finish::<P>) }
+    unsafe {
+        shim::<P>(
+            input,
+            input_len,
+            output,
+            "finish",
+            hooks::finish::<P::Plugin>,
+        )
+    }
 }
 
 /// The `styles` hook of plugin `P`.
@@ -109,7 +133,15 @@ pub unsafe extern "C" fn styles<P: Exported>(
     output: *mut StoaBuffer,
 ) -> i32 {
     // SAFETY: forwarded from this function's contract.
-    unsafe { shim(input, input_len, output, "styles", hooks::styles::<P>) }
+    unsafe {
+        shim::<P>(
+            input,
+            input_len,
+            output,
+            "styles",
+            hooks::styles::<P::Plugin>,
+        )
+    }
 }
 
 /// Frees a buffer a hook of this plugin returned.
@@ -136,7 +168,7 @@ unsafe fn shim<P: Exported>(
     input_len: usize,
     output: *mut StoaBuffer,
     hook_name: &str,
-    hook: fn(&P, &[u8]) -> Answer,
+    hook: fn(&P::Plugin, &[u8]) -> Answer,
 ) -> i32 {
     if output.is_null() {
         return STATUS_BAD_INPUT;

@@ -1,7 +1,7 @@
 //! What a hook knows besides the tree: its configuration, the language, and
 //! a place to report warnings and errors.
 
-use crate::{PluginError, Severity};
+use crate::{Labels, PluginError, Severity};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -65,6 +65,7 @@ pub struct Context {
     config: Value,
     lang: String,
     book_id: String,
+    labels: Labels,
     chapter: Option<String>,
     diagnostics: Mutex<Vec<PluginDiagnostic>>,
 }
@@ -77,6 +78,7 @@ impl Context {
             config,
             lang: lang.into(),
             book_id: book_id.into(),
+            labels: Labels::default(),
             chapter: None,
             diagnostics: Mutex::new(Vec::new()),
         }
@@ -86,6 +88,22 @@ impl Context {
     pub fn for_chapter(mut self, slug: impl Into<String>) -> Self {
         self.chapter = Some(slug.into());
         self
+    }
+
+    /// Gives the edition's words, as the host does for each call.
+    pub fn with_labels(mut self, labels: Labels) -> Self {
+        self.labels = labels;
+        self
+    }
+
+    /// The words stoa prints around the text in the edition's language
+    /// (its locale table's, or the book's `[labels.<lang>]`): a plugin
+    /// takes its headings from here, e.g. `labels().glossary`, so that
+    /// every language stoa knows, and every one a book gives words for,
+    /// needs no setting. A field is empty when the host predates it: fall
+    /// back to a word of the plugin's own.
+    pub fn labels(&self) -> &Labels {
+        &self.labels
     }
 
     /// The plugin's `[plugins.<name>]` table from book.toml, as JSON; an

@@ -42,7 +42,8 @@ pub(crate) fn transform<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
         Ok(input) => input,
         Err(answer) => return answer,
     };
-    let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id);
+    let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id)
+        .with_labels(input.labels.into_owned());
     let mut chapter = input.chapter.into_owned();
     let ctx = ctx.for_chapter(chapter.slug.clone());
     let result = plugin.transform(&mut chapter, &ctx);
@@ -59,7 +60,8 @@ pub(crate) fn finish<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
         Err(answer) => return answer,
     };
     let mut book = input.book.into_owned();
-    let ctx = Context::new(input.config.into_owned(), input.lang, book.id.clone());
+    let ctx = Context::new(input.config.into_owned(), input.lang, book.id.clone())
+        .with_labels(book.labels.clone());
     let result = plugin.finish(&mut book, &ctx);
     let output = |diagnostics| FinishOutput {
         book: Cow::Borrowed(&book),
@@ -81,7 +83,8 @@ pub(crate) fn styles<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
             diagnostics,
         });
     };
-    let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id);
+    let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id)
+        .with_labels(input.labels.into_owned());
     let code = plugin.styles(format, &ctx);
     let output = |diagnostics| StylesOutput { code, diagnostics };
     answer(Ok(()), ctx.into_diagnostics(), output)

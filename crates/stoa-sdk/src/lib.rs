@@ -26,6 +26,7 @@
 //! `docs/plugins.md`; [`abi`] and [`wire`] mirror it for the host.
 
 pub mod abi;
+pub mod builtin;
 mod context;
 mod edit;
 // All the unsafe code of the SDK: the `extern "C"` shims the macro points the
@@ -171,14 +172,24 @@ pub trait Plugin: Send + Sync + 'static {
 /// `export_plugin!(MyPlugin, MyPlugin::new())` with an expression, evaluated
 /// once, on first use. The crate may be `#![forbid(unsafe_code)]`: the unsafe
 /// code lives in the SDK.
+///
+/// The plugin type may come from another crate (`export_plugin!(other::Plugin)`):
+/// stoa's bundled plugins are libraries without the entry symbol, linked into
+/// `stoa` as built-ins ([`builtin`]), and each has a small `cdylib` crate
+/// that exports it for loading like any other plugin.
 #[macro_export]
 macro_rules! export_plugin {
     ($plugin:ty) => {
         $crate::export_plugin!($plugin, <$plugin as ::core::default::Default>::default());
     };
     ($plugin:ty, $make:expr) => {
-        impl $crate::__private::Exported for $plugin {
-            fn instance() -> &'static Self {
+        /// Which plugin this library exports (see `stoa_sdk::export_plugin!`).
+        struct __StoaExported;
+
+        impl $crate::__private::Exported for __StoaExported {
+            type Plugin = $plugin;
+
+            fn instance() -> &'static $plugin {
                 static INSTANCE: ::std::sync::OnceLock<$plugin> = ::std::sync::OnceLock::new();
                 INSTANCE.get_or_init(|| $make)
             }
@@ -186,14 +197,14 @@ macro_rules! export_plugin {
             fn entry() -> &'static $crate::__private::Entry {
                 static ENTRY: ::std::sync::OnceLock<$crate::__private::Entry> =
                     ::std::sync::OnceLock::new();
-                ENTRY.get_or_init($crate::__private::Entry::new::<$plugin>)
+                ENTRY.get_or_init($crate::__private::Entry::new::<__StoaExported>)
             }
         }
 
         /// The entry point stoa looks up; see `stoa_plugin.h`.
         #[unsafe(no_mangle)]
         pub extern "C" fn stoa_plugin_v1() -> *const $crate::abi::StoaPluginV1 {
-            $crate::__private::descriptor::<$plugin>()
+            $crate::__private::descriptor::<__StoaExported>()
         }
     };
 }

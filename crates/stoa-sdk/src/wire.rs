@@ -10,7 +10,7 @@
 //! format of `styles` travels as its name, so that a format newer than the
 //! plugin reads as "no style", never as malformed input.
 
-use crate::{Book, Chapter, PluginDiagnostic};
+use crate::{Book, Chapter, Labels, PluginDiagnostic};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -30,6 +30,10 @@ pub struct TransformInput<'a> {
     pub lang: Cow<'a, str>,
     /// The book's folder name.
     pub book_id: Cow<'a, str>,
+    /// The words of the edition (the book's `labels`); empty from a host
+    /// that predates them.
+    #[serde(default)]
+    pub labels: Cow<'a, Labels>,
     /// The chapter to transform.
     pub chapter: Cow<'a, Chapter>,
 }
@@ -84,6 +88,10 @@ pub struct StylesInput<'a> {
     pub lang: Cow<'a, str>,
     /// The book's folder name.
     pub book_id: Cow<'a, str>,
+    /// The words of the edition (the book's `labels`); empty from a host
+    /// that predates them.
+    #[serde(default)]
+    pub labels: Cow<'a, Labels>,
     /// The format's name ([`crate::Format::name`]): `epub` or `html` (want
     /// CSS), `pdf` (wants Typst), or one newer than the plugin.
     pub format: Cow<'a, str>,

@@ -167,7 +167,7 @@ pub fn web_href(out_dir: &Path, rel: &Path) -> Result<String, Diagnostic> {
 }
 
 /// The `/`-separated, percent-encoded href of a path that must stay inside the output directory.
-fn relative_href(rel: &Path) -> Result<String, Diagnostic> {
+pub(crate) fn relative_href(rel: &Path) -> Result<String, Diagnostic> {
     let mut parts = Vec::new();
     for component in rel.components() {
         match component {

@@ -19,7 +19,7 @@ pub fn render(editions: &[Edition], langs: &[String]) -> String {
     let default = langs.first().map_or("en", String::as_str);
     let mut out = String::with_capacity(16 * 1024);
     out.push_str("<!DOCTYPE html>\n");
-    let _ = writeln!(out, "<html lang=\"{}\">", esc(default));
+    let _ = writeln!(out, "<html lang=\"{}\"{}>", esc(default), dir_attr(default));
     head(&mut out, editions, langs, default);
     out.push_str("<body>\n");
     // Empty anchors at the very top are the switch's targets: following `#en`
@@ -140,7 +140,21 @@ fn per_language(out: &mut String, langs: &[String], mut write: impl FnMut(&mut S
 }
 
 fn lang_attrs(lang: &str) -> String {
-    format!("lang=\"{0}\" data-lang=\"{0}\"", esc(lang))
+    format!(
+        "lang=\"{0}\" data-lang=\"{0}\"{1}",
+        esc(lang),
+        dir_attr(lang)
+    )
+}
+
+/// ` dir="rtl"` for a language written right to left (its part of the page
+/// runs that way), nothing otherwise: left to right is the default.
+fn dir_attr(lang: &str) -> &'static str {
+    if stoa_locale::is_rtl(lang) {
+        " dir=\"rtl\""
+    } else {
+        ""
+    }
 }
 
 fn site_header(out: &mut String, editions: &[Edition], langs: &[String]) {
@@ -356,6 +370,8 @@ const SCRIPT: &str = r##"(function () {
   function sync() {
     var lang = current() || langs[0];
     document.documentElement.lang = lang;
+    var part = document.querySelector("[data-lang=\"" + lang + "\"]");
+    document.documentElement.dir = (part ? part.dir : "") || "ltr";
     document.querySelectorAll(".switch a").forEach(function (a) {
       a.setAttribute("aria-current", a.getAttribute("hreflang") === lang ? "true" : "false");
     });

@@ -5,6 +5,7 @@ mod escape;
 mod files;
 mod html;
 mod i18n;
+mod manifest;
 mod opds;
 
 use std::io::Write;
@@ -13,9 +14,10 @@ use std::path::{Path, PathBuf};
 pub use stoa_doc::Diagnostic;
 
 use files::{Cover, FileInfo};
+pub use manifest::{MANIFEST, merge, previous_entries};
 
 /// One edition (a book in one language) as the download page and the catalog list it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SiteEntry {
     /// The book's directory name in dist/, e.g. `dialogues`.
     pub book: String,
@@ -71,7 +73,8 @@ pub fn opds_file_name(lang: &str) -> String {
 ///
 /// Reads every file of every entry (for its size and SHA-256), so call it after the
 /// files are written. Each output replaces the old one atomically. Returns the paths
-/// written, in `out_dir`.
+/// of the page and the catalogs written, in `out_dir`; the list of editions
+/// itself ([`MANIFEST`]) is written too, last, for the next partial build.
 pub fn write_site(out_dir: &Path, entries: &[SiteEntry]) -> Result<Vec<PathBuf>, Diagnostic> {
     let editions = load_editions(out_dir, entries)?;
     let langs = i18n::page_languages(editions.iter().map(|e| e.entry.lang.as_str()));
@@ -91,6 +94,7 @@ pub fn write_site(out_dir: &Path, entries: &[SiteEntry]) -> Result<Vec<PathBuf>,
         write_atomically(&path, text.as_bytes())?;
         written.push(path);
     }
+    manifest::write(out_dir, entries)?;
     Ok(written)
 }
 
@@ -146,7 +150,7 @@ fn load_editions<'a>(
 }
 
 /// Refuses what would make an invalid page or catalog, with a message naming the edition.
-fn check_entry(entry: &SiteEntry) -> Result<(), Diagnostic> {
+pub(crate) fn check_entry(entry: &SiteEntry) -> Result<(), Diagnostic> {
     let name = format!("{}/{}", entry.book, entry.lang);
     let bad = |what: &str| Err(Diagnostic::error(format!("site entry {name}: {what}")));
     if entry.book.is_empty() || entry.lang.is_empty() {
@@ -176,7 +180,7 @@ fn check_entry(entry: &SiteEntry) -> Result<(), Diagnostic> {
 
 /// Writes through a temporary file in the same directory and renames it, so a
 /// server or a reader never sees half a page.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
     let fail =
         |e: std::io::Error| Diagnostic::error(format!("cannot write {}: {e}", path.display()));
     let dir = path.parent().unwrap_or(Path::new("."));

@@ -38,6 +38,20 @@ pub(crate) struct Writer<'m, 'a> {
     /// print page breaks: the chapter's top level and the blocks of a
     /// top-level container, as the PDF marks them.
     mark: Option<Vec<usize>>,
+    /// Inside a marked block in which print pages begin: where they do.
+    inside: Option<Inside<'a>>,
+}
+
+/// The print pages that begin inside the text of the marked block being
+/// written, and how far into its text the writer is, counted by the rule
+/// the PDF follows ([`stoa_render::text_len`]).
+struct Inside<'a> {
+    /// The text position reached.
+    pos: usize,
+    /// (text position, page label), in order.
+    marks: Vec<(usize, &'a str)>,
+    /// How many of `marks` are written.
+    written: usize,
 }
 
 impl<'m, 'a> Writer<'m, 'a> {
@@ -54,6 +68,7 @@ impl<'m, 'a> Writer<'m, 'a> {
             in_link: 0,
             ref_prefix: String::new(),
             mark: None,
+            inside: None,
         }
     }
 
@@ -78,15 +93,22 @@ impl<'m, 'a> Writer<'m, 'a> {
                 let mut path = parent.clone();
                 path.push(i);
                 self.m.page_break_at(self.source, &path, x);
+                self.enter(&path);
                 if parent.is_empty() && matches!(block, Block::Div { .. }) {
                     self.mark = Some(path);
                 }
             }
             self.block(block, x);
             self.mark = None;
+            if marked.is_some() {
+                self.leave(x);
+            }
             x.newline();
             if self.hold == 0 {
+                // A note's text is not the block's: no page begins in it.
+                let inside = self.inside.take();
                 self.flush_asides(x);
+                self.inside = inside;
             }
         }
     }
@@ -263,6 +285,7 @@ impl<'m, 'a> Writer<'m, 'a> {
                 let mut path = parent.clone();
                 path.push(j);
                 self.m.page_break_at(self.source, &path, x);
+                self.enter(&path);
             }
             match item.blocks {
                 [Block::Paragraph { content }] if term => {
@@ -272,23 +295,80 @@ impl<'m, 'a> Writer<'m, 'a> {
                 }
                 blocks => self.blocks(blocks, x),
             }
+            if marked.is_some() {
+                self.leave(x);
+            }
             x.close().newline();
         }
         self.hold -= 1;
         x.close();
     }
 
+    /// Starts the marked block `path`: the pages that begin inside its
+    /// text are written where they do.
+    fn enter(&mut self, path: &[usize]) {
+        let marks = self
+            .m
+            .pages
+            .map(|p| p.inside(self.source, path))
+            .unwrap_or_default();
+        self.inside = (!marks.is_empty()).then_some(Inside {
+            pos: 0,
+            marks,
+            written: 0,
+        });
+    }
+
+    /// Ends the marked block: a page said to begin past its text (which
+    /// the PDF never says) is marked at its end rather than lost.
+    fn leave(&mut self, x: &mut Xml) {
+        if let Some(inside) = self.inside.take() {
+            for (_, label) in &inside.marks[inside.written..] {
+                self.m.page_break_in(self.source, label, x);
+            }
+        }
+    }
+
     fn inlines(&mut self, inlines: &[Inline], x: &mut Xml) {
         for inline in inlines {
+            let pos = self.inside.as_ref().map_or(0, |i| i.pos);
             self.inline(inline, x);
+            // Whatever the inline wrote, the position moves by the rule
+            // the PDF follows.
+            if let Some(inside) = &mut self.inside {
+                inside.pos = pos + stoa_render::text_len(inline);
+            }
         }
+    }
+
+    /// Text, with the markers of the pages that begin inside it.
+    fn text(&mut self, text: &str, x: &mut Xml) {
+        let Some(inside) = &mut self.inside else {
+            x.text(text);
+            return;
+        };
+        let mut rest = text;
+        let mut at = inside.pos;
+        let end = at + text.chars().count();
+        while let Some(&(offset, label)) = inside.marks.get(inside.written) {
+            if offset >= end {
+                break;
+            }
+            let cut = offset.saturating_sub(at);
+            let byte = rest.char_indices().nth(cut).map_or(rest.len(), |(b, _)| b);
+            x.text(&rest[..byte]);
+            self.m.page_break_in(self.source, label, x);
+            rest = &rest[byte..];
+            at += cut;
+            inside.written += 1;
+        }
+        x.text(rest);
+        inside.pos = end;
     }
 
     fn inline(&mut self, inline: &Inline, x: &mut Xml) {
         match inline {
-            Inline::Text { text } => {
-                x.text(text);
-            }
+            Inline::Text { text } => self.text(text, x),
             Inline::Emph { content } => self.wrapped("em", &[], content, x),
             Inline::Strong { content } => self.wrapped("strong", &[], content, x),
             Inline::Strike { content } => self.wrapped("del", &[], content, x),
@@ -347,6 +427,7 @@ impl<'m, 'a> Writer<'m, 'a> {
                     _ => {
                         x.open_owned("span", &attrs);
                         self.inlines(content, x);
+                        self.page_ref(inline, x);
                         x.close();
                     }
                 }
@@ -376,6 +457,26 @@ impl<'m, 'a> Writer<'m, 'a> {
         self.inlines(content, x);
         self.in_link -= 1;
         x.close();
+    }
+
+    /// After a page reference's link ([`stoa_doc::PAGE_REF_ROLE`]): `, p. 7`,
+    /// the print page of the link's target as the PDF prints it, linking
+    /// there too. Nothing without the PDF's page map.
+    fn page_ref(&mut self, inline: &Inline, x: &mut Xml) {
+        let (Some(url), Some(pages)) = (stoa_doc::page_ref_url(inline), self.m.pages) else {
+            return;
+        };
+        let (chapter, id) = match self.m.ids.resolve(url, self.source) {
+            LinkTarget::Here(id) => (self.source, id),
+            LinkTarget::Chapter { chapter, id } => (chapter, id),
+            LinkTarget::External(_) | LinkTarget::Missing(_) => return,
+        };
+        let Some(label) = pages.page_of(chapter, id) else {
+            return;
+        };
+        // As the PDF's theme writes it: a no-break space before the number.
+        x.text(", p.\u{a0}");
+        x.element("a", &[("href", &self.href_to(chapter, id))], label);
     }
 
     /// Where `url`, written in the source chapter, leads from this file.

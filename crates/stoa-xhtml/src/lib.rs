@@ -113,13 +113,19 @@ impl<'a> Markup<'a> {
     /// `chapter`, if one does.
     pub(crate) fn page_break_at(&self, chapter: usize, path: &[usize], x: &mut Xml) {
         if let Some(label) = self.pages.and_then(|p| p.page_at(chapter, path)) {
-            // An author's own `page-41` in this chapter keeps its id.
-            let mut id = page_id(label);
-            if self.ids.chapters_of(&id).contains(&chapter) {
-                id.push_str("-print");
-            }
-            self.page_break_with_id(label, &id, x);
+            self.page_break_in(chapter, label, x);
         }
+    }
+
+    /// The marker of the print page labelled `label`, in chapter `chapter`
+    /// (between blocks, or inside a paragraph where the page begins).
+    pub(crate) fn page_break_in(&self, chapter: usize, label: &str, x: &mut Xml) {
+        // An author's own `page-41` in this chapter keeps its id.
+        let mut id = page_id(label);
+        if self.ids.chapters_of(&id).contains(&chapter) {
+            id.push_str("-print");
+        }
+        self.page_break_with_id(label, &id, x);
     }
 
     /// The file of chapter `index`.

@@ -20,14 +20,9 @@ pub struct Page<'a> {
 }
 
 /// The writing direction of `lang`: `rtl` for the scripts written right to
-/// left, `ltr` otherwise.
+/// left, `ltr` otherwise (the locale table decides, for every format).
 pub fn direction(lang: &str) -> &'static str {
-    const RTL: [&str; 10] = ["ar", "arc", "dv", "fa", "ha", "he", "ks", "ps", "ur", "yi"];
-    if RTL.contains(&stoa_locale::primary(lang).to_ascii_lowercase().as_str()) {
-        "rtl"
-    } else {
-        "ltr"
-    }
+    stoa_locale::direction(lang)
 }
 
 /// A whole document around `body`.

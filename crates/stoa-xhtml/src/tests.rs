@@ -519,3 +519,99 @@ fn page_breaks_mark_where_the_print_pages_begin() {
     );
     assert_eq!(epub.matches(r#"id="page-7""#).count(), 1, "{epub}");
 }
+
+#[test]
+fn pages_that_begin_inside_a_paragraph_are_marked_at_their_word() {
+    use stoa_render::{BlockKey, PageMap};
+    // "One two " (8) + "three" emphasised (5) + soft break (1) + code (0)
+    // + " four five": positions as `stoa_render::text_len` counts them.
+    let long = par(vec![
+        Inline::text("One two "),
+        Inline::Emph {
+            content: vec![Inline::text("three")],
+        },
+        Inline::SoftBreak,
+        Inline::Code { text: "x()".into() },
+        Inline::text(" four five"),
+    ]);
+    let b = book(vec![chapter(
+        "one",
+        vec![par(vec![Inline::text("a")]), long],
+    )]);
+    let mut pages = PageMap::default();
+    pages.insert_inline(BlockKey::new(0, &[1]), 4, "2".into());
+    pages.insert_inline(BlockKey::new(0, &[1]), 8, "3".into());
+    pages.insert_inline(BlockKey::new(0, &[1]), 20, "4".into());
+    let notes = NotesPlan::of(&b);
+    let ids = IdIndex::of(&b);
+    let marker = |n: &str| {
+        format!("<span id=\"page-{n}\" role=\"doc-pagebreak\" aria-label=\"{n}\"></span>")
+    };
+    let html = Markup::new(&b, &notes, &ids, Flavor::Html)
+        .with_pages(Some(&pages))
+        .chapter(0);
+    let expected = format!(
+        "<p>One {}two <em>{}three</em>\n<code>x()</code> four {}five</p>",
+        marker("2"),
+        marker("3"),
+        marker("4")
+    );
+    assert!(html.contains(&expected), "{html}");
+    // A position past the block's text is marked at its end, never lost.
+    let mut pages = PageMap::default();
+    pages.insert_inline(BlockKey::new(0, &[1]), 99, "9".into());
+    let html = Markup::new(&b, &notes, &ids, Flavor::Html)
+        .with_pages(Some(&pages))
+        .chapter(0);
+    assert_eq!(html.matches(&marker("9")).count(), 1, "{html}");
+}
+
+#[test]
+fn a_page_reference_prints_the_print_page_of_its_target() {
+    use stoa_render::PageMap;
+    let use_span = Inline::Span {
+        role: None,
+        class: String::new(),
+        attrs: [("id".to_owned(), "use-1".to_owned())]
+            .into_iter()
+            .collect(),
+        content: vec![Inline::text("agora")],
+    };
+    let page_ref = |url: &str| Inline::Span {
+        role: Some(Role::Other(stoa_doc::PAGE_REF_ROLE.into())),
+        class: "backref".into(),
+        attrs: Default::default(),
+        content: vec![Inline::Link {
+            url: url.into(),
+            title: String::new(),
+            content: vec![Inline::text("ONE")],
+        }],
+    };
+    let b = book(vec![
+        chapter("one", vec![par(vec![use_span])]),
+        chapter(
+            "words",
+            vec![par(vec![page_ref("#use-1"), page_ref("#nowhere")])],
+        ),
+    ]);
+    let mut pages = PageMap::default();
+    pages.insert_element(0, "use-1".into(), "41".into());
+    let notes = NotesPlan::of(&b);
+    let ids = IdIndex::of(&b);
+    let epub = Markup::new(&b, &notes, &ids, Flavor::Epub)
+        .with_pages(Some(&pages))
+        .chapter(1);
+    assert!(
+        epub.contains(
+            "<a href=\"one.xhtml#use-1\">ONE</a>, p.\u{a0}<a href=\"one.xhtml#use-1\">41</a></span>"
+        ),
+        "{epub}"
+    );
+    assert_eq!(
+        epub.matches(", p.").count(),
+        1,
+        "no page, no number: {epub}"
+    );
+    let plain = Markup::new(&b, &notes, &ids, Flavor::Epub).chapter(1);
+    assert!(!plain.contains(", p."), "no map, no numbers: {plain}");
+}

@@ -1,7 +1,7 @@
 //! Technical tokens in prose (stoa-markdown marks them): a `<span>` with
 //! the token's class and a `<wbr>` after each inner `.`, `/` and `_` before
-//! a letter; with the break a browser already allows after a `-`, these are
-//! the only places it may break. The theme's CSS sets it unhyphenated, in
+//! a letter and at a long camelCase name's humps; with the break a browser
+//! already allows after a `-`, these are the only places it may break. The theme's CSS sets it unhyphenated, in
 //! lining figures.
 
 use crate::xml::Xml;
@@ -40,10 +40,14 @@ mod tests {
     }
 
     #[test]
-    fn breaks_only_after_inner_separators() {
+    fn breaks_only_after_inner_separators_and_at_long_names_humps() {
+        assert_eq!(
+            html("--savepoint"),
+            r#"<span class="tok">--savepoint</span>"#
+        );
         assert_eq!(
             html("--savepointPath"),
-            r#"<span class="tok">--savepointPath</span>"#
+            r#"<span class="tok">--savepoint<wbr/>Path</span>"#
         );
         assert_eq!(
             html("high-availability.storageDir"),

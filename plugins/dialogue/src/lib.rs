@@ -63,7 +63,13 @@ impl Plugin for Dialogue {
             settings.apply(table, &place)?;
         }
         let blocks = std::mem::take(&mut chapter.blocks);
-        chapter.blocks = typeset(blocks, &settings, ctx.lang());
+        // The edition's word, from stoa's table or the book's labels; the
+        // plugin's own only from a host that sends none.
+        let heading = match ctx.labels().characters.trim() {
+            "" => characters_heading(ctx.lang()),
+            word => word,
+        };
+        chapter.blocks = typeset(blocks, &settings, heading);
         Ok(())
     }
 
@@ -75,10 +81,12 @@ impl Plugin for Dialogue {
     }
 }
 
-stoa_sdk::export_plugin!(Dialogue);
+// Exported as a library by the `cdylib/` crate beside this one; stoa links
+// this crate in as a built-in (a second `stoa_plugin_v1` in stoa would clash).
 
-/// Finds the dialogues among top-level `blocks` and sets them as dialogue.
-pub fn typeset(blocks: Vec<Block>, settings: &Settings, lang: &str) -> Vec<Block> {
+/// Finds the dialogues among top-level `blocks` and sets them as dialogue;
+/// `heading` heads the list of speakers ("Characters").
+pub fn typeset(blocks: Vec<Block>, settings: &Settings, heading: &str) -> Vec<Block> {
     let labels: Vec<Option<String>> = blocks.iter().map(label_name).collect();
     let speakers = speakers(&labels, settings);
     let is_turn = |i: usize| matches!(&labels[i], Some(name) if speakers.iter().any(|s| s == name));
@@ -100,7 +108,7 @@ pub fn typeset(blocks: Vec<Block>, settings: &Settings, lang: &str) -> Vec<Block
         }
         let closing = !dialogue.is_empty();
         if closing {
-            out.push(close(&mut dialogue, &mut cast, settings, lang));
+            out.push(close(&mut dialogue, &mut cast, settings, heading));
         }
         if closing && is_ending(&block) {
             out.push(stoa_sdk::div("dialogue-ending", vec![block]));
@@ -109,24 +117,29 @@ pub fn typeset(blocks: Vec<Block>, settings: &Settings, lang: &str) -> Vec<Block
         }
     }
     if !dialogue.is_empty() {
-        out.push(close(&mut dialogue, &mut cast, settings, lang));
+        out.push(close(&mut dialogue, &mut cast, settings, heading));
     }
     out
 }
 
 /// The `dialogue` div of the turns gathered so far.
-fn close(turns: &mut Vec<Block>, cast: &mut Vec<String>, settings: &Settings, lang: &str) -> Block {
+fn close(
+    turns: &mut Vec<Block>,
+    cast: &mut Vec<String>,
+    settings: &Settings,
+    heading: &str,
+) -> Block {
     let mut blocks = Vec::with_capacity(turns.len() + 1);
     let cast = std::mem::take(cast);
     if settings.characters {
-        blocks.push(characters(&cast, lang));
+        blocks.push(characters(&cast, heading));
     }
     blocks.append(turns);
     div_with_role(Role::Dialogue, "dialogue", blocks)
 }
 
 /// The list of speakers at the head of a dialogue.
-fn characters(cast: &[String], lang: &str) -> Block {
+fn characters(cast: &[String], heading: &str) -> Block {
     let mut names = Vec::new();
     for (i, name) in cast.iter().enumerate() {
         if i > 0 {
@@ -138,17 +151,15 @@ fn characters(cast: &[String], lang: &str) -> Block {
         "dialogue-characters",
         vec![
             Block::Paragraph {
-                content: vec![span(
-                    "characters-heading",
-                    vec![Inline::text(characters_heading(lang))],
-                )],
+                content: vec![span("characters-heading", vec![Inline::text(heading)])],
             },
             Block::Paragraph { content: names },
         ],
     )
 }
 
-/// "Characters" in the edition's language.
+/// "Characters" in the edition's language, for a host that sends no
+/// labels (stoa's locale table is the one source otherwise).
 pub fn characters_heading(lang: &str) -> &'static str {
     let primary = lang.split(['-', '_']).next().unwrap_or("");
     match primary.to_ascii_lowercase().as_str() {

@@ -93,7 +93,8 @@ impl Plugin for Footnotes {
     }
 }
 
-stoa_sdk::export_plugin!(Footnotes);
+// Exported as a library by the `cdylib/` crate beside this one; stoa links
+// this crate in as a built-in (a second `stoa_plugin_v1` in stoa would clash).
 
 /// Whether `chapter` is a notes chapter: the one that collects the notes
 /// of the chapters placed in it (the first such chapter of the book).

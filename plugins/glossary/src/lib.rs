@@ -30,7 +30,10 @@
 //! `finish` adds the appendix (slug `glossary`, kind appendix, role
 //! [`Role::Glossary`], a landmark; after the last post): every term of every
 //! post, sorted by [`words::collate`], each with its definition and links
-//! back to where it is used (in PDF with the page).
+//! back to where it is used, with the print page of that use: each link
+//! is a page reference ([`stoa_sdk::PAGE_REF_ROLE`]); the PDF prints the
+//! page it lays the use on, the EPUB and the web edition the same page,
+//! from the PDF's page map.
 //!
 //! Settings in `[plugins.glossary]`:
 //! - `headings = { en = "Glossary", pt-BR = "Glossário" }`: the heading that
@@ -129,6 +132,25 @@ impl Settings {
         Ok(settings)
     }
 
+    /// The settings for the edition of `ctx`: a language the book's
+    /// `headings` leave out gets the edition's word for "Glossary" (stoa's
+    /// locale table, or the book's `[labels.<lang>]`), so that `## Glosario`
+    /// opens a Spanish glossary with no setting.
+    pub fn for_edition(ctx: &Context) -> Result<Self, PluginError> {
+        let mut settings = Settings::from_config(ctx.config())?;
+        let word = ctx.labels().glossary.trim();
+        let lang = ctx.lang();
+        let given = ctx
+            .config()
+            .get("headings")
+            .and_then(|h| serde_json::from_value::<BTreeMap<String, String>>(h.clone()).ok())
+            .is_some_and(|h| per_lang(&h, lang).is_some());
+        if !word.is_empty() && !given {
+            settings.headings.insert(lang.to_string(), word.to_string());
+        }
+        Ok(settings)
+    }
+
     /// The glossary heading for `lang`.
     pub fn heading(&self, lang: &str) -> Option<&str> {
         per_lang(&self.headings, lang)
@@ -185,7 +207,7 @@ impl Plugin for Glossary {
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
 
     fn transform(&self, chapter: &mut Chapter, ctx: &Context) -> Result<(), PluginError> {
-        let settings = Settings::from_config(ctx.config())?;
+        let settings = Settings::for_edition(ctx)?;
         let entries = transform_chapter(chapter, &settings, ctx.lang(), &|m| ctx.warn(m));
         if !entries.is_empty() {
             let value = serde_json::to_value(&entries).map_err(PluginError::new)?;
@@ -195,7 +217,7 @@ impl Plugin for Glossary {
     }
 
     fn finish(&self, book: &mut Book, ctx: &Context) -> Result<(), PluginError> {
-        let settings = Settings::from_config(ctx.config())?;
+        let settings = Settings::for_edition(ctx)?;
         finish_book(book, &settings, &|d| ctx.report(d));
         Ok(())
     }
@@ -208,7 +230,8 @@ impl Plugin for Glossary {
     }
 }
 
-stoa_sdk::export_plugin!(Glossary);
+// Exported as a library by the `cdylib/` crate beside this one; stoa links
+// this crate in as a built-in (a second `stoa_plugin_v1` in stoa would clash).
 
 /// Finds the chapter's glossary, makes it semantic and marks the first use
 /// of each term; returns the terms (empty when the post has no glossary).
@@ -654,8 +677,10 @@ pub fn finish_book(book: &mut Book, settings: &Settings, report: &dyn Fn(PluginD
                 if i > 0 {
                     refs.push(Inline::text("; "));
                 }
+                // A page reference: every format prints the page of
+                // the use after the post's title, the same page.
                 refs.push(Inline::Span {
-                    role: None,
+                    role: Some(Role::Other(stoa_sdk::PAGE_REF_ROLE.into())),
                     class: "glossary-backref".into(),
                     attrs: Attrs::new(),
                     content: vec![Inline::Link {

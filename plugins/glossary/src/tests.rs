@@ -490,6 +490,34 @@ fn settings_are_checked() {
 }
 
 #[test]
+fn the_editions_word_opens_a_glossary_unless_the_book_names_one() {
+    let labels = stoa_sdk::Labels {
+        glossary: "Glosario".into(),
+        ..stoa_sdk::Labels::default()
+    };
+    let ctx = Context::new(json!({}), "es-MX", "b").with_labels(labels.clone());
+    let s = Settings::for_edition(&ctx).unwrap();
+    assert_eq!(s.heading("es-MX"), Some("Glosario"));
+    assert_eq!(s.title("es-MX"), "Glosario");
+    let mut ch = chapter(
+        "post",
+        "Un viaducto.\n\n## Glosario\n\n- viaducto: un puente\n",
+    );
+    assert_eq!(transform_chapter(&mut ch, &s, "es-MX", &|_| {}).len(), 1);
+    // The book's own heading for the language wins.
+    let ctx =
+        Context::new(json!({"headings": {"es": "Términos"}}), "es-MX", "b").with_labels(labels);
+    let s = Settings::for_edition(&ctx).unwrap();
+    assert_eq!(s.heading("es-MX"), Some("Términos"));
+    // A host that sends no labels: the plugin's own defaults.
+    let ctx = Context::new(json!({}), "pt-BR", "b");
+    assert_eq!(
+        Settings::for_edition(&ctx).unwrap().heading("pt-BR"),
+        Some("Glossário")
+    );
+}
+
+#[test]
 fn a_name_marked_as_speaker_is_not_a_use() {
     let mut ch = chapter("post", "Name.\n\n## Glossary\n\n- stoa: a porch\n");
     // What the dialogue plugin makes of a turn's opening name: any class,

@@ -41,6 +41,8 @@ pub fn labels_pt() -> Labels {
         title_page: "Folha de rosto".into(),
         cover: "Capa".into(),
         colophon: "Colofão".into(),
+        glossary: "Glossário".into(),
+        characters: "Personagens".into(),
     }
 }
 

@@ -1,0 +1,87 @@
+//! `stoa check`: everything a build validates, without writing anything:
+//! book.toml, the posts, the plugins, the theme, and (unless told to go
+//! quickly) every format rendered in memory and thrown away.
+
+use crate::plan::{BuildOptions, Event, Report, Sink, prepare, renderer};
+use rayon::prelude::*;
+use stoa_book::{BookConfig, Edition};
+use stoa_doc::Diagnostic;
+
+/// How far a check goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// Load and validate the books, run the plugins, find the theme.
+    Load,
+    /// Also render every format in memory: what only typesetting finds
+    /// (a template error, an image a format cannot take) is found too.
+    Render,
+}
+
+/// Checks what `options` would build, writing nothing: no output folder,
+/// no lock, no download page.
+pub fn check(options: &BuildOptions, depth: Depth, sink: Sink) -> Report {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.unwrap_or(0))
+        .build();
+    match pool {
+        Ok(pool) => pool.install(|| crate::plan::build_or_check(options, sink, Some(depth))),
+        Err(e) => {
+            let error = Diagnostic::error(format!("cannot start worker threads: {e}"));
+            sink(Event::Failed("check", std::slice::from_ref(&error)));
+            Report {
+                errors: vec![error],
+                ..Report::default()
+            }
+        }
+    }
+}
+
+/// The part of a build after loading, without writing: the theme and the
+/// cover of each edition, and at [`Depth::Render`] each format.
+pub(crate) fn validate(
+    options: &BuildOptions,
+    editions: &[(&BookConfig, Edition)],
+    depth: Depth,
+    sink: Sink,
+    report: &mut Report,
+) {
+    let mut quick = options.clone();
+    if depth == Depth::Load {
+        // No format: `prepare` then only finds the theme, draws no cover.
+        quick.formats.clear();
+    }
+    let options = &quick;
+    let results: Vec<(String, Vec<Diagnostic>, Vec<Diagnostic>)> = editions
+        .par_iter()
+        .map(|(config, edition)| {
+            let name = format!("{} ({})", config.id, edition.book.lang);
+            let prepared = match prepare(options, config, edition) {
+                Ok(p) => p,
+                Err(errors) => return (name, errors, Vec::new()),
+            };
+            let outcomes: Vec<_> = options
+                .formats
+                .par_iter()
+                .map(|&format| renderer(format).render(&prepared.context(options)))
+                .collect();
+            let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+            for outcome in outcomes {
+                match outcome {
+                    Ok(rendered) => warnings.extend(rendered.warnings),
+                    Err(e) => errors.extend(e),
+                }
+            }
+            (name, errors, warnings)
+        })
+        .collect();
+    for (name, errors, warnings) in results {
+        for warning in &warnings {
+            sink(Event::Warning(warning));
+        }
+        report.warnings.extend(warnings);
+        if !errors.is_empty() {
+            sink(Event::Failed(&name, &errors));
+            report.errors.extend(errors);
+        }
+    }
+}

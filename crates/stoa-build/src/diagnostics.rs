@@ -1,0 +1,268 @@
+//! Errors as the author should read them: a mistake in book.toml is reported
+//! once, at its line in book.toml, although every post of every edition ran
+//! into it; names that are nearly right get a "did you mean".
+
+use std::collections::HashSet;
+use stoa_book::{BookConfig, PluginConfig};
+use stoa_doc::Diagnostic;
+
+/// What makes two diagnostics the same: file, line, column and message.
+type Key = (Option<String>, Option<usize>, Option<usize>, String);
+
+/// What has been reported so far in this build, so that an error met by
+/// several editions (a plugin setting, a missing post) is shown once.
+#[derive(Default)]
+pub(crate) struct Reported {
+    seen: HashSet<Key>,
+}
+
+impl Reported {
+    /// `errors` of one edition of `config`, each pinned to book.toml when it
+    /// is about a plugin's settings, without those already reported.
+    pub(crate) fn settle(
+        &mut self,
+        config: Option<&BookConfig>,
+        errors: Vec<Diagnostic>,
+        plugin_names: &dyn Fn() -> Vec<String>,
+    ) -> Vec<Diagnostic> {
+        let book_toml = config
+            .map(|c| std::fs::read_to_string(c.dir.join(stoa_book::BOOK_FILE)).unwrap_or_default());
+        let mut out = Vec::new();
+        for error in errors {
+            let error = match (config, &book_toml) {
+                (Some(config), Some(text)) => pin(config, text, error, plugin_names),
+                _ => error,
+            };
+            let key = (
+                error.file.clone(),
+                error.line,
+                error.column,
+                error.message.clone(),
+            );
+            if self.seen.insert(key) {
+                out.push(error);
+            }
+        }
+        out
+    }
+}
+
+/// The names of the plugins stoa finds for `config`, for "did you mean".
+pub(crate) fn plugin_names(
+    options: &crate::plan::BuildOptions,
+    config: Option<&BookConfig>,
+) -> Vec<String> {
+    // The build's own search path, built-in plugins included.
+    let search = crate::plugins::search_path(options, config.and_then(|c| c.plugin_dir.as_deref()));
+    stoa_plugin_host::list(&search)
+        .into_iter()
+        .flatten()
+        .map(|info| info.name)
+        .collect()
+}
+
+/// What to do about a theme that is not found: the closest theme folder.
+pub(crate) fn theme_hint(options: &crate::plan::BuildOptions, theme: &str) -> String {
+    let mut themes: Vec<String> = std::fs::read_dir(&options.themes_dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    // The theme built into stoa.
+    themes.push("classic".into());
+    let fix = "set `theme` to the name of a folder in themes/, or leave it out for `classic`";
+    match stoa_book::suggest::closest(theme, &themes) {
+        Some(near) => format!("did you mean `{near}`? Otherwise {fix}"),
+        None => fix.to_string(),
+    }
+}
+
+/// A plugin's complaint about its settings, moved from the post it was
+/// running on to the setting's line in book.toml; a plugin that is not
+/// found gets the closest name of those stoa finds.
+fn pin(
+    config: &BookConfig,
+    book_toml: &str,
+    mut error: Diagnostic,
+    plugin_names: &dyn Fn() -> Vec<String>,
+) -> Diagnostic {
+    for plugin in &config.plugins {
+        if error
+            .message
+            .starts_with(&format!("plugin `{}` not found", plugin.name))
+        {
+            let names = plugin_names();
+            if let Some(near) = stoa_book::suggest::closest(&plugin.name, &names) {
+                error.hint = Some(match error.hint.take() {
+                    Some(hint) => format!("did you mean `{near}`? Otherwise {hint}"),
+                    None => format!("did you mean `{near}`?"),
+                });
+            }
+            return error;
+        }
+        if !about_settings(&error.message, &plugin.name) {
+            continue;
+        }
+        let unknown = stoa_book::suggest::unknown_name(&error.message);
+        let key = match &unknown {
+            Some((word, _)) => Some(word.clone()),
+            None => named_key(&error.message, plugin),
+        };
+        let line = key
+            .as_deref()
+            .and_then(|k| key_line(book_toml, plugin.line, k))
+            .unwrap_or(plugin.line);
+        // The message stays the plugin's; only where it points changes.
+        let message = error
+            .message
+            .split_once("): ")
+            .filter(|(head, _)| head.starts_with("plugin `"))
+            .map_or(error.message.clone(), |(_, rest)| {
+                format!("plugin `{}`: {rest}", plugin.name)
+            });
+        let mut pinned = Diagnostic::error(message).in_file(&config.file).at(line, 1);
+        // The names a plugin lists may be in its hint rather than its message.
+        let unknown = unknown.map(|(word, near)| {
+            let near = near.or_else(|| {
+                let hint = error.hint.as_deref().unwrap_or("");
+                let quoted: Vec<&str> = hint.split('`').skip(1).step_by(2).collect();
+                stoa_book::suggest::closest(&word, &quoted).map(str::to_string)
+            });
+            (word, near)
+        });
+        pinned.hint = match (unknown, error.hint.take()) {
+            (Some((_, Some(near))), Some(hint)) => Some(format!("did you mean `{near}`? {hint}")),
+            (Some((_, Some(near))), None) => Some(format!("did you mean `{near}`?")),
+            (_, hint) => hint,
+        };
+        return pinned;
+    }
+    error
+}
+
+/// Whether `message` is plugin `name` complaining about its settings in
+/// book.toml (not those of a post's front matter, which stay at the post).
+fn about_settings(message: &str, name: &str) -> bool {
+    !message.contains("front matter")
+        && (message.contains(&format!("[plugins.{name}]"))
+            || (message.starts_with(&format!("plugin `{name}`"))
+                && message.contains("bad plugin settings")))
+}
+
+/// A key of the plugin's table that the message names in backticks.
+fn named_key(message: &str, plugin: &PluginConfig) -> Option<String> {
+    let table = plugin.settings.as_object()?;
+    message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|word| word.split([' ', '=']).next().unwrap_or(word))
+        .find(|word| table.contains_key(*word))
+        .map(str::to_string)
+}
+
+/// The line of `key = …` in the table that starts on `table_line`.
+fn key_line(text: &str, table_line: usize, key: &str) -> Option<usize> {
+    for (n, line) in text.lines().enumerate().skip(table_line) {
+        let line = line.trim_start();
+        if line.starts_with('[') {
+            break;
+        }
+        let name = line.split('=').next().unwrap_or("").trim();
+        if name.trim_matches(['"', '\'']) == key && line.contains('=') {
+            return Some(n + 1);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOML: &str = "title = 1\n\n[plugins.glossary]\nfirst-use = \"x\"\nheadng = \"y\"\n\n[plugins.footnotes]\nheadng = 2\n";
+
+    #[test]
+    fn keys_are_found_in_their_own_table() {
+        assert_eq!(key_line(TOML, 3, "headng"), Some(5));
+        assert_eq!(key_line(TOML, 3, "first-use"), Some(4));
+        assert_eq!(key_line(TOML, 7, "headng"), Some(8));
+        assert_eq!(key_line(TOML, 3, "mode"), None);
+    }
+
+    #[test]
+    fn a_settings_error_is_told_once_at_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("book.toml"), TOML).unwrap();
+        let config = BookConfig {
+            id: "b".into(),
+            dir: dir.path().to_path_buf(),
+            file: "books/b/book.toml".into(),
+            title: Default::default(),
+            subtitle: Default::default(),
+            description: Default::default(),
+            author: "A".into(),
+            languages: Vec::new(),
+            identifier: "urn:x".into(),
+            date: None,
+            theme: "classic".into(),
+            posts: Vec::new(),
+            about: None,
+            posts_dir: dir.path().to_path_buf(),
+            print: Default::default(),
+            plugins: vec![PluginConfig {
+                name: "glossary".into(),
+                settings: serde_json::json!({"first-use": "x", "headng": "y"}),
+                line: 3,
+            }],
+            plugin_dir: None,
+        };
+        let error = |post: &str| {
+            Diagnostic::error(
+                "plugin `glossary` (/x/libstoa_plugin_glossary.so): [plugins.glossary] in \
+                 book.toml: unknown field `headng`, expected one of `headings`, `title`",
+            )
+            .in_file(post)
+        };
+        let mut reported = Reported::default();
+        let none = || Vec::new();
+        let first = reported.settle(
+            Some(&config),
+            vec![error("a/en.md"), error("b/en.md")],
+            &none,
+        );
+        let second = reported.settle(Some(&config), vec![error("a/pt.md")], &none);
+        assert_eq!(first.len(), 1, "{first:?}");
+        assert!(second.is_empty(), "{second:?}");
+        let shown = &first[0];
+        assert_eq!(shown.file.as_deref(), Some("books/b/book.toml"));
+        assert_eq!(shown.line, Some(5));
+        assert!(
+            shown
+                .hint
+                .as_deref()
+                .unwrap()
+                .contains("did you mean `headings`?")
+        );
+        assert!(!shown.message.contains(".so"), "{}", shown.message);
+        // A post's own settings stay at the post.
+        let post = Diagnostic::error(
+            "plugin `glossary`: unknown key `x` in [plugins.glossary] of the front matter of a/en.md",
+        )
+        .in_file("a/en.md");
+        assert_eq!(
+            reported.settle(Some(&config), vec![post.clone()], &none),
+            vec![post]
+        );
+        // Anything else passes untouched.
+        let other = Diagnostic::error("something else").in_file("a/en.md");
+        assert_eq!(
+            reported.settle(Some(&config), vec![other.clone()], &none),
+            vec![other]
+        );
+    }
+}
