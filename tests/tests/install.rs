@@ -1,4 +1,5 @@
-//! One binary is the whole tool. The `stoa` executable alone, copied into a
+//! One binary is the whole tool. The `stoa` executable alone (the one
+//! `cargo install` made, under scripts/test), copied into a
 //! temporary folder with no file of this repository and run with an empty
 //! environment, starts a book (`stoa new`), builds it with its built-in
 //! theme and plugins, and the EPUBs pass EPUBCheck; a theme folder the
@@ -33,15 +34,29 @@ fn ok(out: &Output) -> String {
     text
 }
 
-/// A folder outside the repository holding a copy of the `stoa` binary only.
+/// A folder outside the repository holding a copy of the `stoa` binary
+/// only: the one `cargo install` put in `STOA_INSTALLED` (scripts/test
+/// installs it), else the one this build made.
 fn lone_binary() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
     assert!(
         !dir.path().starts_with(repo_root()),
         "the temporary folder must be outside the repository"
     );
+    let source = match std::env::var_os("STOA_INSTALLED") {
+        Some(installed) => {
+            let installed = PathBuf::from(installed);
+            assert!(
+                installed.is_file(),
+                "STOA_INSTALLED names no file: {}",
+                installed.display()
+            );
+            installed
+        }
+        None => stoa_bin(),
+    };
     let exe = dir.path().join("stoa");
-    std::fs::copy(stoa_bin(), &exe).expect("copy stoa");
+    std::fs::copy(source, &exe).expect("copy stoa");
     (dir, exe)
 }
 
