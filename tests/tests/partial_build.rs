@@ -52,3 +52,58 @@ fn a_partial_build_lists_every_edition_and_forgets_gone_books() {
         );
     }
 }
+
+/// The PDF's page count as pdfinfo reads it.
+fn pdf_page_count(pdf: &Path) -> usize {
+    let out = std::process::Command::new("pdfinfo")
+        .arg(pdf)
+        .output()
+        .expect("pdfinfo");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("pdfinfo gives the page count")
+}
+
+/// The download page shows the PDF's page count and the contents, and
+/// keeps the count when a later build makes only the other formats.
+#[test]
+fn the_page_count_and_contents_survive_a_partial_build() {
+    let project = torture_project();
+    let out = stoa(project.path(), &["build", "-f", "pdf", "-f", "epub"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pdf = project.path().join("dist/torture/torture-en.pdf");
+    let pages = format!("{} pages", pdf_page_count(&pdf));
+    let page = read(project.path(), "index.html");
+    assert!(page.contains(&pages), "{pages} not on the page");
+    assert!(page.contains("<details class=\"contents\">"));
+    assert!(
+        page.contains("<li>Raw HTML: List&lt;String&gt; &amp; &lt;br&gt;</li>"),
+        "the contents, escaped"
+    );
+    assert!(page.contains("<details class=\"sums\">"));
+    // The sharper cover is written and offered to high-density screens.
+    assert!(
+        project
+            .path()
+            .join("dist/torture/torture-en-cover-2x.png")
+            .is_file()
+    );
+    assert!(page.contains("torture/torture-en-cover-2x.png 2x\""));
+
+    // Only the EPUB again: the PDF on disk and its count stay listed.
+    build(project.path(), &[]);
+    let page = read(project.path(), "index.html");
+    assert!(page.contains(&pages), "{pages} lost after -f epub");
+
+    // No PDF any more: no page count either.
+    std::fs::remove_file(&pdf).unwrap();
+    build(project.path(), &[]);
+    let page = read(project.path(), "index.html");
+    assert!(!page.contains(" pages</span>"), "a count without a PDF");
+}

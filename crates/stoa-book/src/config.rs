@@ -97,6 +97,10 @@ struct Raw {
     plugin_dir: Option<String>,
     #[serde(default)]
     labels: BTreeMap<String, crate::labels::LabelsConfig>,
+    #[serde(default)]
+    cover: crate::cover::CoverConfig,
+    #[serde(default)]
+    notes: crate::notes::NotesConfig,
 }
 
 fn default_theme() -> String {
@@ -154,6 +158,7 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
         }
     }
     crate::labels::apply(file, &raw.labels, &mut languages, &mut errors);
+    raw.notes.apply(&mut languages);
     if raw.languages.is_empty() {
         errors.push(
             file.error_at(file.find("languages", 0), "`languages` is empty")
@@ -209,7 +214,8 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
             None
         }
     });
-    let print = print_settings(file, &raw.print, &mut errors);
+    let mut print = print_settings(file, &raw.print, &mut errors);
+    print.cover = crate::cover::settings(file, &raw.cover, &raw.identifier, dir, &mut errors);
     let plugins = plugin_tables(file, raw.plugins, &mut errors);
     if !errors.is_empty() {
         return Err(errors);

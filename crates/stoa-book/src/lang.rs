@@ -22,6 +22,9 @@ pub struct Language {
     /// Line and column of the tag in `languages`, for the warning about
     /// `missing_labels`.
     pub position: (usize, usize),
+    /// Where note calls go beside punctuation: the language's usage, or
+    /// book.toml's `[notes] call`; as written for a language stoa does not know.
+    pub note_call: stoa_locale::NoteCall,
 }
 
 impl Language {
@@ -62,6 +65,8 @@ impl Language {
             labels,
             missing_labels,
             position: (1, 1),
+            note_call: stoa_locale::locale(tag)
+                .map_or(stoa_locale::NoteCall::AsWritten, |l| l.note_call),
         })
     }
 }

@@ -2,10 +2,12 @@
 //! Turns a book folder into one `stoa_doc::Book` per language, or clear errors.
 
 mod config;
+pub mod cover;
 mod edition;
 mod labels;
 mod lang;
 pub mod limits;
+mod notes;
 mod picture;
 mod post;
 pub mod slug;

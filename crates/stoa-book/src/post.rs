@@ -318,7 +318,7 @@ fn unique_assets(by_url: BTreeMap<String, Asset>) -> Vec<Asset> {
     by_name.into_values().collect()
 }
 
-fn media_type(path: &Path) -> Option<&'static str> {
+pub(crate) fn media_type(path: &Path) -> Option<&'static str> {
     let ext = path.extension()?.to_str()?.to_ascii_lowercase();
     Some(match ext.as_str() {
         "png" => "image/png",

@@ -5,6 +5,7 @@ mod builtin;
 mod check;
 mod diagnostics;
 mod guard;
+mod note_calls;
 mod output;
 mod plan;
 mod plugins;

@@ -202,7 +202,8 @@ pub(crate) fn build_or_check(
                                 e,
                             )
                         })
-                        .map(draw_diagrams);
+                        .map(draw_diagrams)
+                        .map(|e| place_note_calls(config.expect("a loaded config"), e));
                     (lang, result)
                 })
                 .collect();
@@ -251,8 +252,8 @@ pub(crate) fn build_or_check(
             return report;
         }
     }
-    render_all(options, &editions, sink, &mut report);
-    write_site(options, &editions, sink, &mut report);
+    let page_counts = render_all(options, &editions, sink, &mut report);
+    write_site(options, &editions, &page_counts, sink, &mut report);
     report
 }
 
@@ -261,6 +262,7 @@ pub(crate) fn build_or_check(
 fn write_site(
     options: &BuildOptions,
     editions: &[(&BookConfig, Edition)],
+    page_counts: &PageCounts,
     sink: Sink,
     report: &mut Report,
 ) {
@@ -269,7 +271,12 @@ fn write_site(
     }
     let entries: Vec<Result<Option<stoa_site::SiteEntry>, Vec<Diagnostic>>> = editions
         .par_iter()
-        .map(|(config, edition)| site_entry(options, config, edition))
+        .map(|(config, edition)| {
+            let pages = page_counts
+                .get(&(config.id.clone(), edition.book.lang.clone()))
+                .copied();
+            site_entry(options, config, edition, pages)
+        })
         .collect();
     let mut listed = Vec::new();
     for entry in entries {
@@ -279,6 +286,8 @@ fn write_site(
             Err(errors) => report.fail(sink, "download page", errors),
         }
     }
+    // A PDF this build did not make keeps the page count it had.
+    crate::site::keep_page_counts(options, &mut listed);
     // A partial build lists what earlier builds left in the folder too.
     let listed = crate::site::with_previous(options, listed);
     if listed.is_empty() {
@@ -309,13 +318,32 @@ fn retire_site(out_dir: &Path) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// Puts the edition's note calls before or after punctuation as its
+/// language (or book.toml) says, after the plugins have added their notes.
+fn place_note_calls(config: &BookConfig, mut edition: Edition) -> Edition {
+    if let Some(language) = config.languages.iter().find(|l| l.tag == edition.book.lang) {
+        crate::note_calls::place(&mut edition.book, language.note_call);
+    }
+    edition
+}
+
 /// Thumbnail size: 0.75 pixel per point gives about 300 × 446 pixels.
 const THUMBNAIL_PIXELS_PER_PT: f32 = 0.75;
 
+/// The thumbnail for high-density screens (`srcset` 2x): twice as sharp,
+/// since the page shows the cover up to 176 CSS pixels wide.
+const THUMBNAIL_2X_PIXELS_PER_PT: f32 = 2.0 * THUMBNAIL_PIXELS_PER_PT;
+
+/// The PDF's page count of each edition rendered, by (book id, language).
+type PageCounts = std::collections::BTreeMap<(String, String), usize>;
+
+/// The entry of one edition on the download page; `pages` is the page count
+/// of the PDF this build made, if it made one.
 fn site_entry(
     options: &BuildOptions,
     config: &BookConfig,
     edition: &Edition,
+    pages: Option<usize>,
 ) -> Result<Option<stoa_site::SiteEntry>, Vec<Diagnostic>> {
     let book = &edition.book;
     let stem = format!("{}-{}", config.id, book.lang);
@@ -335,7 +363,7 @@ fn site_entry(
     if files.is_empty() && web.is_none() {
         return Ok(None);
     }
-    let cover = match cover_painter() {
+    let (cover, cover_2x) = match cover_painter() {
         Some(painter) => {
             let (notes, ids) = (NotesPlan::of(book), IdIndex::default());
             let theme = theme_dir(options, config)?;
@@ -353,10 +381,16 @@ fn site_entry(
             let png = painter.cover_png(&ctx, THUMBNAIL_PIXELS_PER_PT)?;
             let cover = PathBuf::from(&config.id).join(format!("{stem}-cover.png"));
             write(&options.out_dir.join(&cover), &png)?;
-            Some(cover)
+            let png = painter.cover_png(&ctx, THUMBNAIL_2X_PIXELS_PER_PT)?;
+            let cover_2x = PathBuf::from(&config.id).join(format!("{stem}-cover-2x.png"));
+            write(&options.out_dir.join(&cover_2x), &png)?;
+            (Some(cover), Some(cover_2x))
         }
-        None => None,
+        None => (None, None),
     };
+    let has_pdf = files
+        .iter()
+        .any(|f| f.extension().is_some_and(|e| e == Format::Pdf.name()));
     Ok(Some(stoa_site::SiteEntry {
         book: config.id.clone(),
         lang: book.lang.clone(),
@@ -368,8 +402,12 @@ fn site_entry(
         date: book.meta.date.clone(),
         modified: book.meta.modified.clone(),
         cover,
+        cover_2x,
         files,
         web,
+        pages: pages.filter(|_| has_pdf),
+        contents: book.chapters.iter().map(|c| c.title.clone()).collect(),
+        contents_label: Some(book.labels.contents.clone()),
         posts: book
             .chapters
             .iter()
@@ -543,7 +581,7 @@ fn render_all(
     editions: &[(&BookConfig, Edition)],
     sink: Sink,
     report: &mut Report,
-) {
+) -> PageCounts {
     let prepared: Vec<_> = editions
         .par_iter()
         .map(|(config, edition)| prepare(options, config, edition))
@@ -568,6 +606,10 @@ fn render_all(
     let results: Vec<_> = ready
         .par_iter()
         .flat_map_iter(|prepared| {
+            let key = (
+                prepared.config.id.clone(),
+                prepared.edition.book.lang.clone(),
+            );
             let (first, rest): (Vec<Format>, Vec<Format>) = options
                 .formats
                 .iter()
@@ -588,13 +630,16 @@ fn render_all(
                 })
                 .collect();
             results.extend(later);
-            results
+            results.into_iter().map(move |r| (key.clone(), r))
         })
-        .map(|result| result.map(|(artifact, warnings, _)| (artifact, warnings)))
         .collect();
-    for result in results {
+    let mut page_counts = PageCounts::new();
+    for (key, result) in results {
         match result {
-            Ok((artifact, warnings)) => {
+            Ok((artifact, warnings, map)) => {
+                if let Some(count) = map.as_ref().and_then(PageMap::page_count) {
+                    page_counts.insert(key, count);
+                }
                 report.artifacts.push(artifact);
                 report.warnings.extend(warnings);
             }
@@ -603,6 +648,7 @@ fn render_all(
         }
     }
     report.artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+    page_counts
 }
 
 /// What one job made: the artifact, its warnings, and its page map.

@@ -32,3 +32,26 @@ pub(crate) fn with_previous(options: &BuildOptions, fresh: Vec<SiteEntry>) -> Ve
         }
     })
 }
+
+/// Gives each fresh edition that has a PDF but no page count (this build
+/// made its other formats only) the count the last build listed for it: the
+/// PDF on disk is the one that build made.
+pub(crate) fn keep_page_counts(options: &BuildOptions, fresh: &mut [SiteEntry]) {
+    if fresh.iter().all(|e| e.pages.is_some()) {
+        return;
+    }
+    let previous = stoa_site::previous_entries(&options.out_dir);
+    for entry in fresh.iter_mut().filter(|e| e.pages.is_none()) {
+        let has_pdf = entry
+            .files
+            .iter()
+            .any(|f| f.extension().is_some_and(|x| x == "pdf"));
+        if !has_pdf {
+            continue;
+        }
+        entry.pages = previous
+            .iter()
+            .find(|p| p.book == entry.book && p.lang == entry.lang)
+            .and_then(|p| p.pages);
+    }
+}

@@ -54,6 +54,39 @@ pub struct Print {
     /// A PDF standard to conform to: `pdf/a-2b` or `pdf/ua-1`.
     #[serde(default)]
     pub standard: Option<String>,
+    /// The cover the theme draws (the same for every language of a book).
+    #[serde(default)]
+    pub cover: Cover,
+}
+
+/// The cover the theme draws, as data: from book.toml's `[cover]`, or
+/// derived from the book's identifier so that two books differ unasked.
+/// Values are validated by stoa-book; the theme reads them as strings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Cover {
+    /// The layout, by name: `frame`, `band` or `column` in the classic theme.
+    pub design: String,
+    /// The cover's colour, `#rrggbb`.
+    pub colour: String,
+    /// The ornament by the title: `rule`, `diamond`, `dots` or `none`.
+    pub ornament: String,
+    /// The author's own cover, drawn as is instead of a design: the
+    /// absolute path of an image checked to lie in the book's folder.
+    #[serde(default)]
+    pub image: Option<String>,
+}
+
+impl Default for Cover {
+    /// The classic theme's first cover: a navy frame with a plain rule.
+    fn default() -> Self {
+        Cover {
+            design: "frame".into(),
+            colour: "#1f2a33".into(),
+            ornament: "rule".into(),
+            image: None,
+        }
+    }
 }
 
 impl Default for Print {
@@ -68,6 +101,7 @@ impl Default for Print {
             bottom_mm: 22.0,
             font_size_pt: 10.5,
             standard: None,
+            cover: Cover::default(),
         }
     }
 }

@@ -23,6 +23,9 @@ pub struct Locale {
     pub date_pattern: &'static str,
     /// Decimal separator.
     pub decimal: char,
+    /// Where a note's call goes beside punctuation, unless the book says
+    /// otherwise (`[notes] call` in book.toml).
+    pub note_call: NoteCall,
     /// Words printed in the books, in every format.
     pub book: BookWords,
     /// Words of the web edition's pages.
@@ -33,6 +36,30 @@ pub struct Locale {
     pub accessibility: AccessibilityWords,
     /// Words of the text alternatives of diagrams.
     pub diagram: DiagramWords,
+}
+
+/// Where a note's call (its superscript number) goes when the note is
+/// written next to punctuation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoteCall {
+    /// After `.`, `,`, `;`, `:`, `?`, `!` and closing quotes and brackets:
+    /// English usage (Chicago, Standard Ebooks, Hart's rules).
+    AfterPunctuation,
+    /// Before them: usual in Portuguese, Spanish and French.
+    BeforePunctuation,
+    /// Where the author put it.
+    AsWritten,
+}
+
+impl NoteCall {
+    /// The name in book.toml: `after-punctuation`, `before-punctuation`, `as-written`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NoteCall::AfterPunctuation => "after-punctuation",
+            NoteCall::BeforePunctuation => "before-punctuation",
+            NoteCall::AsWritten => "as-written",
+        }
+    }
 }
 
 /// Words printed in the books.
@@ -161,6 +188,12 @@ pub struct SiteWords {
     pub posts_of: &'static str,
     /// The same when the book has one post.
     pub posts_of_one: &'static str,
+    /// A PDF's page count, with `{n}`: "96 pages".
+    pub pages: &'static str,
+    /// The same for a PDF of one page.
+    pub pages_one: &'static str,
+    /// The summary of the tucked-away list of checksums.
+    pub checksums: &'static str,
 }
 
 impl SiteWords {
@@ -174,6 +207,16 @@ impl SiteWords {
         pattern
             .replace("{n}", &posts.to_string())
             .replace("{total}", &total.to_string())
+    }
+
+    /// A PDF's page count: "96 pages", "96 páginas".
+    pub fn page_count(&self, pages: usize) -> String {
+        let pattern = if pages == 1 {
+            self.pages_one
+        } else {
+            self.pages
+        };
+        pattern.replace("{n}", &pages.to_string())
     }
 }
 
@@ -356,6 +399,31 @@ mod tests {
             );
             assert!(l.site.completeness(0, 1).contains('1'), "{}", l.tag);
         }
+    }
+
+    #[test]
+    fn page_counts_read_as_each_language_says_them() {
+        assert_eq!(locale("en").unwrap().site.page_count(96), "96 pages");
+        assert_eq!(locale("en").unwrap().site.page_count(1), "1 page");
+        assert_eq!(locale("pt-BR").unwrap().site.page_count(96), "96 páginas");
+        assert_eq!(locale("de").unwrap().site.page_count(1), "1 Seite");
+        for l in LOCALES {
+            assert!(l.site.page_count(7).contains('7'), "{}", l.tag);
+            assert!(l.site.page_count(1).contains('1'), "{}", l.tag);
+            assert!(l.site.checksums.contains("SHA-256"), "{}", l.tag);
+        }
+    }
+
+    #[test]
+    fn note_calls_follow_each_language_usage() {
+        let call = |tag| locale(tag).unwrap().note_call;
+        assert_eq!(call("en"), NoteCall::AfterPunctuation);
+        assert_eq!(call("en-GB"), NoteCall::AfterPunctuation);
+        for tag in ["pt-BR", "es", "fr-CA"] {
+            assert_eq!(call(tag), NoteCall::BeforePunctuation, "{tag}");
+        }
+        assert_eq!(call("de"), NoteCall::AsWritten);
+        assert_eq!(NoteCall::AfterPunctuation.name(), "after-punctuation");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The table itself. English comes first: it is the fallback.
 
-use crate::{AccessibilityWords, BookWords, DiagramWords, Locale, SiteWords, WebWords};
+use crate::{AccessibilityWords, BookWords, DiagramWords, Locale, NoteCall, SiteWords, WebWords};
 
 const EN_MONTHS: [&str; 12] = [
     "January",
@@ -58,6 +58,9 @@ const EN_SITE: SiteWords = SiteWords {
     empty: "No books yet.",
     posts_of: "{n} of {total} posts",
     posts_of_one: "{n} of 1 post",
+    pages: "{n} pages",
+    pages_one: "{n} page",
+    checksums: "Checksums (SHA-256)",
 };
 
 const EN_A11Y: AccessibilityWords = AccessibilityWords {
@@ -183,6 +186,7 @@ pub static LOCALES: &[Locale] = &[
         months: EN_MONTHS,
         date_pattern: "{m} {d}, {y}",
         decimal: '.',
+        note_call: NoteCall::AfterPunctuation,
         book: EN_BOOK,
         web: EN_WEB,
         site: EN_SITE,
@@ -195,6 +199,7 @@ pub static LOCALES: &[Locale] = &[
         months: EN_MONTHS,
         date_pattern: "{d} {m} {y}",
         decimal: '.',
+        note_call: NoteCall::AfterPunctuation,
         book: EN_BOOK,
         web: EN_WEB,
         site: EN_SITE,
@@ -220,6 +225,7 @@ pub static LOCALES: &[Locale] = &[
         ],
         date_pattern: "{d} de {m} de {y}",
         decimal: ',',
+        note_call: NoteCall::BeforePunctuation,
         book: BookWords {
             contents: "Sumário",
             about_author: "Sobre o Autor",
@@ -259,6 +265,9 @@ pub static LOCALES: &[Locale] = &[
             empty: "Nenhum livro por enquanto.",
             posts_of: "{n} de {total} textos",
             posts_of_one: "{n} de 1 texto",
+            pages: "{n} páginas",
+            pages_one: "{n} página",
+            checksums: "Somas de verificação (SHA-256)",
         },
         accessibility: PT_A11Y,
         diagram: PT_DIAGRAM,
@@ -282,6 +291,7 @@ pub static LOCALES: &[Locale] = &[
         ],
         date_pattern: "{d} de {m} de {y}",
         decimal: ',',
+        note_call: NoteCall::BeforePunctuation,
         book: BookWords {
             contents: "Índice",
             about_author: "Sobre el autor",
@@ -321,6 +331,9 @@ pub static LOCALES: &[Locale] = &[
             empty: "Todavía no hay libros.",
             posts_of: "{n} de {total} textos",
             posts_of_one: "{n} de 1 texto",
+            pages: "{n} páginas",
+            pages_one: "{n} página",
+            checksums: "Sumas de verificación (SHA-256)",
         },
         accessibility: ES_A11Y,
         diagram: ES_DIAGRAM,
@@ -344,6 +357,7 @@ pub static LOCALES: &[Locale] = &[
         ],
         date_pattern: "{d} {m} {y}",
         decimal: ',',
+        note_call: NoteCall::BeforePunctuation,
         book: BookWords {
             contents: "Table des matières",
             about_author: "À propos de l’auteur",
@@ -383,6 +397,9 @@ pub static LOCALES: &[Locale] = &[
             empty: "Pas encore de livres.",
             posts_of: "{n} textes sur {total}",
             posts_of_one: "{n} texte sur 1",
+            pages: "{n} pages",
+            pages_one: "{n} page",
+            checksums: "Sommes de contrôle (SHA-256)",
         },
         accessibility: FR_A11Y,
         diagram: FR_DIAGRAM,
@@ -406,6 +423,7 @@ pub static LOCALES: &[Locale] = &[
         ],
         date_pattern: "{d}. {m} {y}",
         decimal: ',',
+        note_call: NoteCall::AsWritten,
         book: BookWords {
             contents: "Inhalt",
             about_author: "Über den Autor",
@@ -445,6 +463,9 @@ pub static LOCALES: &[Locale] = &[
             empty: "Noch keine Bücher.",
             posts_of: "{n} von {total} Texten",
             posts_of_one: "{n} von 1 Text",
+            pages: "{n} Seiten",
+            pages_one: "{n} Seite",
+            checksums: "Prüfsummen (SHA-256)",
         },
         accessibility: DE_A11Y,
         diagram: DE_DIAGRAM,

@@ -69,9 +69,19 @@ fn locate(world: &StoaWorld, origins: &Origins, span: DiagSpan, out: Diagnostic)
         };
         (file, position.map(|p| p.0))
     };
-    let mut out = out.in_file(file);
+    let mut out = out.in_file(file.clone());
     if let (Some(line), Some((_, col))) = (line, position) {
         out = out.at(line, col);
+    }
+    let generated = id == world.main() && file.starts_with("generated Typst");
+    if generated && out.hint.is_none() && out.message.starts_with("unexpected argument") {
+        // stoa passes the theme a new argument (such as `cover:`) that a
+        // theme folder exported from an older stoa does not declare.
+        out = out.with_hint(
+            "the theme's book.typ predates this argument: declare it in the theme's function \
+             (`stoa theme export --dir <folder>` writes the current classic theme to compare), \
+             or delete the theme's book.typ to use the built-in one",
+        );
     }
     if id == world.main() && out.hint.is_none() {
         out = out.with_hint("write the generated Typst out (--emit-typst) to see the line");

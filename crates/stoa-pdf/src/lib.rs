@@ -154,10 +154,19 @@ impl<'a> Job<'a> {
         check_print(self.book)?;
         let theme = checked_theme(self.theme)?;
         // The cover shows no images of the posts, so a bad one must not stop it.
-        let assets = match generated.parts {
+        let mut assets = match generated.parts {
             Parts::Book => checked_assets(self.book, self.roots)?,
             Parts::Cover => HashMap::new(),
         };
+        if let Some(image) = &self.book.print.cover.image {
+            let roots: Vec<PathBuf> = self
+                .roots
+                .iter()
+                .filter_map(|r| r.canonicalize().ok())
+                .collect();
+            let real = inside_roots(Path::new(image), &roots).map_err(|d| vec![d])?;
+            assets.insert(source::cover_vpath(image), real);
+        }
         // `datetime.today()` is the day the build stands for, never the clock's.
         let today = modified_date(self.book)
             .and_then(|d| Datetime::from_ymd(d.year()?, d.month()?, d.day()?))

@@ -111,6 +111,7 @@ pub(crate) fn page_map(document: &PagedDocument, source: Source, runs: &PageTrac
         }
     }
     anchor_pages(document, runs, &mut map);
+    map.set_page_count(document.pages().len());
     map
 }
 

@@ -60,6 +60,12 @@ pub(crate) fn asset_vpath(index: usize, name: &str) -> String {
     }
 }
 
+/// The virtual path under which the World serves the author's cover image
+/// (`[cover] image`): beside the assets, under a name no index takes.
+pub(crate) fn cover_vpath(path: &str) -> String {
+    asset_vpath(0, path).replacen("/assets/0", "/assets/cover", 1)
+}
+
 /// Splits a BCP 47 tag into the ISO 639 language and ISO 3166 region Typst
 /// wants (`pt-BR` → `pt`, `BR`); unknown shapes fall back to English.
 pub(crate) fn lang_region(tag: &str) -> (String, Option<String>) {
@@ -268,6 +274,8 @@ impl<'a> Gen<'a> {
         let meta = &book.meta;
         let (lang, region) = lang_region(&book.lang);
         let p = &book.print;
+        // The colophon's © year, as the EPUB's: the date's first four characters.
+        let year = meta.date.get(..4).unwrap_or(&meta.date);
         let mut args = vec![
             format!("title: {}", str_lit(&meta.title)),
             format!("subtitle: {}", opt_lit(meta.subtitle.as_deref())),
@@ -286,6 +294,8 @@ impl<'a> Gen<'a> {
             format!("margin-top: {}mm", num(p.top_mm)),
             format!("margin-bottom: {}mm", num(p.bottom_mm)),
             format!("font-size: {}pt", num(p.font_size_pt)),
+            format!("cover: {}", cover_dict(&p.cover)),
+            format!("year: {}", str_lit(year)),
         ];
         if parts == Parts::Cover {
             args.push("cover-only: true".to_owned());
@@ -856,6 +866,20 @@ fn num(x: f64) -> String {
     } else {
         "0".to_owned()
     }
+}
+
+/// The cover's design, colour and ornament, as a dictionary of strings:
+/// data the theme chooses by, never code; `image` is the virtual path of
+/// the author's own cover, or `none`.
+fn cover_dict(c: &stoa_doc::Cover) -> String {
+    let image = c.image.as_deref().map(cover_vpath);
+    format!(
+        "(design: {}, colour: {}, ornament: {}, image: {})",
+        str_lit(&c.design),
+        str_lit(&c.colour),
+        str_lit(&c.ornament),
+        opt_lit(image.as_deref())
+    )
 }
 
 fn labels_dict(l: &stoa_doc::Labels) -> String {

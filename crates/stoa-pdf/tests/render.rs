@@ -361,6 +361,33 @@ fn broken_theme_names_its_file_and_line() {
 }
 
 #[test]
+fn a_theme_older_than_an_argument_is_told_what_to_do() {
+    // A theme exported before stoa passed `cover:` and `year:` (or any
+    // later argument) lacks the parameter: the error says why and what to do.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for file in ["book.typ", "code.tmTheme"] {
+        let text = std::fs::read_to_string(theme_dir().join(file)).expect("the classic theme");
+        let older = text.replace("  cover: (:),\n", "");
+        assert!(
+            file != "book.typ" || older != text,
+            "the theme declares `cover`"
+        );
+        std::fs::write(dir.path().join(file), older).expect("written");
+    }
+    let err = render_with(&sample_book(), dir.path(), &[]).expect_err("an older theme");
+    let d = err
+        .iter()
+        .find(|d| d.message.starts_with("unexpected argument"))
+        .unwrap_or_else(|| panic!("{}", show(&err)));
+    let hint = d.hint.as_deref().unwrap_or_default();
+    assert!(
+        hint.contains("predates") && hint.contains("stoa theme export"),
+        "{}",
+        show(&err)
+    );
+}
+
+#[test]
 fn plugin_styles_apply_and_cannot_reach_out() {
     let mut book = book(vec![chapter(
         "d",

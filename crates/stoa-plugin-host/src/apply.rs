@@ -186,8 +186,10 @@ impl Step<'_> {
         match self.call::<wire::FinishOutput>(hook, "finish", &input) {
             Ok(output) => {
                 let labels = book.labels.clone();
+                let cover = book.print.cover.clone();
                 *book = output.book.into_owned();
                 keep_labels(&mut book.labels, labels);
+                keep_cover(&mut book.print.cover, cover);
                 if self.needs_lowering() {
                     compat::raise_book(book);
                 }
@@ -459,6 +461,14 @@ fn unreadable(hook: &str, e: &serde_json::Error) -> String {
     match e.classify() {
         Category::Data => format!("returned a tree stoa cannot read from `{hook}`: {e}"),
         _ => format!("returned malformed JSON from `{hook}`: {e}"),
+    }
+}
+
+/// A plugin built before the cover settings existed returns the book with
+/// the default cover: the book's own stays.
+fn keep_cover(returned: &mut stoa_sdk::Cover, sent: stoa_sdk::Cover) {
+    if *returned == stoa_sdk::Cover::default() {
+        *returned = sent;
     }
 }
 

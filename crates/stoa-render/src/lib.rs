@@ -161,9 +161,22 @@ pub struct PageMap {
     starts: std::collections::BTreeMap<PageStart, String>,
     /// By (chapter index, id): the label of the page the element is on.
     elements: std::collections::BTreeMap<(usize, String), String>,
+    /// How many pages the edition has, cover included, when the renderer
+    /// said so: the download page shows it.
+    page_count: Option<usize>,
 }
 
 impl PageMap {
+    /// Records how many pages the edition has in all.
+    pub fn set_page_count(&mut self, count: usize) {
+        self.page_count = Some(count);
+    }
+
+    /// How many pages the edition has in all, when the renderer said so.
+    pub fn page_count(&self) -> Option<usize> {
+        self.page_count
+    }
+
     /// Records that the page labelled `label` begins at `block`.
     pub fn insert(&mut self, block: BlockKey, label: String) {
         self.starts.insert(

@@ -85,6 +85,8 @@ const FORMATS: &[(&str, Format)] = &[
 pub struct FileInfo {
     /// Percent-encoded relative URL, `/`-separated.
     pub href: String,
+    /// The file's own name, as `sha256sum` prints it.
+    pub name: String,
     /// Its kind.
     pub format: Format,
     /// Size in bytes.
@@ -101,8 +103,12 @@ impl FileInfo {
         let path = out_dir.join(rel);
         let (size, sha256) = hash_file(&path)
             .map_err(|e| Diagnostic::error(format!("cannot read {}: {e}", path.display())))?;
+        let name = rel
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         Ok(FileInfo {
             href,
+            name,
             format,
             size,
             sha256,

@@ -224,7 +224,13 @@ fn book(out: &mut String, edition: &Edition, ui: &Ui) {
         "<article class=\"book\" id=\"{0}\" aria-labelledby=\"{0}-title\">",
         esc(&id)
     );
-    cover(out, edition.cover.as_ref(), &e.title, ui);
+    cover(
+        out,
+        edition.cover.as_ref(),
+        edition.cover_2x.as_ref(),
+        &e.title,
+        ui,
+    );
     let _ = writeln!(
         out,
         "<div class=\"head\">\n<h2 id=\"{}-title\">{}</h2>",
@@ -257,15 +263,73 @@ fn book(out: &mut String, edition: &Edition, ui: &Ui) {
     }
     let _ = writeln!(out, "<ul class=\"files\" aria-label=\"{}\">", esc(ui.files));
     for file in &edition.files {
-        download(out, file, &e.title, &e.lang, ui);
+        // The page count belongs to the PDF: the EPUB reflows.
+        let pages = e.pages.filter(|_| file.format.label == "PDF");
+        download(out, file, &e.title, &e.lang, pages, ui);
     }
     if let Some(web) = &edition.web {
         read_online(out, web, &e.title, ui);
     }
-    out.push_str("</ul>\n</article>\n");
+    out.push_str("</ul>\n");
+    if !e.contents.is_empty() || !edition.files.is_empty() {
+        out.push_str("<div class=\"more\">\n");
+        contents(out, e);
+        checksums(out, &edition.files, ui);
+        out.push_str("</div>\n");
+    }
+    out.push_str("</article>\n");
 }
 
-fn cover(out: &mut String, cover: Option<&Cover>, title: &str, ui: &Ui) {
+/// The edition's chapters, folded: a reader who wants to know what is in
+/// the book opens it; the others scroll past one line.
+fn contents(out: &mut String, entry: &crate::SiteEntry) {
+    let titles = &entry.contents;
+    if titles.is_empty() {
+        return;
+    }
+    let label = entry
+        .contents_label
+        .as_deref()
+        .unwrap_or(stoa_locale::locale_or_english(&entry.lang).book.contents);
+    let _ = writeln!(
+        out,
+        "<details class=\"contents\">\n<summary>{} <span class=\"count\">({})</span></summary>\n<ol>",
+        esc(label),
+        titles.len()
+    );
+    for title in titles {
+        let _ = writeln!(out, "<li>{}</li>", esc(title));
+    }
+    out.push_str("</ol>\n</details>\n");
+}
+
+/// The files' SHA-256 sums, folded away: they are for the few who verify a
+/// download, who find them, with the command, one click away.
+fn checksums(out: &mut String, files: &[FileInfo], ui: &Ui) {
+    if files.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<details class=\"sums\">\n<summary>{}</summary>\n<p>{} <code>sha256sum {}</code>.</p>\n<ul>",
+        esc(ui.checksums),
+        // Keeps "SHA-256" from breaking at its hyphen on a phone.
+        esc(ui.verify).replace("SHA-256", "<span class=\"nowrap\">SHA-256</span>"),
+        esc(ui.file_word),
+    );
+    for file in files {
+        let _ = writeln!(
+            out,
+            "<li class=\"sum\" data-href=\"{}\"><span class=\"sum-file\">{}</span> <code class=\"sha256\">{}</code></li>",
+            esc(&file.href),
+            esc(&file.name),
+            esc(&file.sha256),
+        );
+    }
+    out.push_str("</ul>\n</details>\n");
+}
+
+fn cover(out: &mut String, cover: Option<&Cover>, cover_2x: Option<&Cover>, title: &str, ui: &Ui) {
     let Some(cover) = cover else {
         // Keeps the layout of a book without a cover the same as the others.
         let _ = writeln!(
@@ -278,27 +342,42 @@ fn cover(out: &mut String, cover: Option<&Cover>, title: &str, ui: &Ui) {
     let size = cover.size.map_or(String::new(), |(w, h)| {
         format!(" width=\"{w}\" height=\"{h}\"")
     });
+    // High-density screens take the sharper image; the box keeps the
+    // thumbnail's size, so the layout is the same either way.
+    let srcset = cover_2x.map_or(String::new(), |big| {
+        format!(" srcset=\"{} 1x, {} 2x\"", esc(&cover.href), esc(&big.href))
+    });
     let _ = writeln!(
         out,
-        "<img class=\"cover\" src=\"{}\" alt=\"{} {}\"{size} loading=\"lazy\" decoding=\"async\"/>",
+        "<img class=\"cover\" src=\"{}\"{srcset} alt=\"{} {}\"{size} loading=\"lazy\" decoding=\"async\"/>",
         esc(&cover.href),
         esc(ui.cover_of),
         esc(title),
     );
 }
 
-fn download(out: &mut String, file: &FileInfo, title: &str, lang: &str, ui: &Ui) {
+fn download(
+    out: &mut String,
+    file: &FileInfo,
+    title: &str,
+    lang: &str,
+    pages: Option<usize>,
+    ui: &Ui,
+) {
+    let mut facts = i18n::format_size(file.size, lang);
+    if let Some(pages) = pages {
+        let _ = write!(facts, " · {}", ui.page_count(pages));
+    }
     // The hidden title makes "Download EPUB" unambiguous in a screen reader's list of links.
     let _ = writeln!(
         out,
-        "<li class=\"file\">\n<a class=\"download\" href=\"{}\" type=\"{}\">{} {}<span class=\"vh\"> — {}</span></a>\n<span class=\"size\">{}</span>\n<p class=\"sum\"><span class=\"sum-label\">SHA-256</span> <code class=\"sha256\">{}</code></p>\n</li>",
+        "<li class=\"file\">\n<a class=\"download\" href=\"{}\" type=\"{}\">{} {}<span class=\"vh\"> — {}</span></a>\n<span class=\"size\">{}</span>\n</li>",
         esc(&file.href),
         esc(file.format.media_type),
         esc(ui.download),
         esc(file.format.label),
         esc(title),
-        esc(&i18n::format_size(file.size, lang)),
-        esc(&file.sha256),
+        esc(&facts),
     );
 }
 
@@ -324,14 +403,6 @@ fn site_footer(out: &mut String, langs: &[String]) {
             or = esc(ui.catalog_or),
             own = esc(&url(&opds_file_name(lang))),
             only = esc(ui.catalog_lang),
-        );
-        let _ = write!(
-            out,
-            "\n<p {}>{} <code>sha256sum {}</code>.</p>",
-            lang_attrs(lang),
-            // Keeps "SHA-256" from breaking at its hyphen on a phone.
-            esc(ui.verify).replace("SHA-256", "<span class=\"nowrap\">SHA-256</span>"),
-            esc(ui.file_word),
         );
     });
     out.push_str("</div>\n</footer>\n");
@@ -444,7 +515,7 @@ h1 {
 .lede { color: var(--muted); max-width: 36rem; margin: 0 0 2rem; }
 .book {
   display: grid; grid-template-columns: 6.5rem minmax(0, 1fr);
-  grid-template-areas: "cover head" "text text" "files files";
+  grid-template-areas: "cover head" "text text" "files files" "more more";
   gap: 1.1rem 1.25rem; padding: 2rem 0; border-top: 1px solid var(--rule);
 }
 .cover {
@@ -472,22 +543,33 @@ h1 {
 }
 .download:hover { text-decoration: underline; text-underline-offset: 0.2em; }
 .size { color: var(--muted); font-size: 0.9rem; font-variant-numeric: tabular-nums; }
-.sum { flex-basis: 100%; margin: 0; font-size: 0.75rem; line-height: 1.4; color: var(--muted); }
-.sum-label { font-weight: 600; margin-right: 0.35em; }
+.more { grid-area: more; max-width: 38rem; font-size: 0.9rem; }
+details { border-top: 1px solid var(--rule); }
+details:last-child { border-bottom: 1px solid var(--rule); }
+summary { padding: 0.7rem 0; cursor: pointer; color: var(--muted); }
+summary:hover { color: var(--fg); }
+.count { font-variant-numeric: tabular-nums; }
+.contents ol { list-style: none; margin: 0 0 1rem; padding-left: 1.4em; font-family: var(--serif); font-size: 1rem; line-height: 1.45; }
+.contents li { padding-left: 1em; text-indent: -1em; }
+.contents li + li { margin-top: 0.2rem; }
+.sums p { margin: 0 0 0.6rem; color: var(--muted); }
+.sums ul { list-style: none; margin: 0 0 1rem; padding: 0; display: grid; gap: 0.5rem; }
+.sum { font-size: 0.8rem; line-height: 1.4; }
+.sum-file { display: block; font-weight: 600; }
 .nowrap { white-space: nowrap; }
-.sum code, footer code {
+.sum code, .sums p code, footer code {
   font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace;
   font-size: 0.95em;
 }
-.sum code { overflow-wrap: anywhere; word-break: break-all; }
+.sum code { overflow-wrap: anywhere; word-break: break-all; color: var(--muted); }
 footer.site { border-top: 1px solid var(--rule); margin-top: 1rem; padding: 1.5rem 0 3rem; font-size: 0.875rem; color: var(--muted); }
 footer p { margin: 0 0 0.6rem; max-width: 44rem; }
 footer a { color: var(--fg); overflow-wrap: anywhere; }
 @media (min-width: 42rem) {
   .wrap { padding: 0 2rem; }
   .book {
-    grid-template-columns: 11rem minmax(0, 1fr); grid-template-rows: auto auto 1fr;
-    grid-template-areas: "cover head" "cover text" "cover files"; column-gap: 2.25rem; row-gap: 1rem;
+    grid-template-columns: 11rem minmax(0, 1fr); grid-template-rows: auto auto auto 1fr;
+    grid-template-areas: "cover head" "cover text" "cover files" "cover more"; column-gap: 2.25rem; row-gap: 1rem;
   }
   .head { align-self: start; }
 }
@@ -511,8 +593,12 @@ mod tests {
             date: "2026-01-02".into(),
             modified: "2026-01-02T00:00:00Z".into(),
             cover: None,
+            cover_2x: None,
             files: vec![],
             web: None,
+            pages: Some(96),
+            contents: vec!["One & two".into(), "Three".into()],
+            contents_label: None,
             posts: 14,
             book_posts: 15,
         }
@@ -526,6 +612,7 @@ mod tests {
         };
         let file = FileInfo {
             href: "a%20b.epub".into(),
+            name: "a b.epub".into(),
             format,
             size: 1500,
             sha256: "ab".repeat(32),
@@ -533,6 +620,7 @@ mod tests {
         Edition {
             entry,
             cover: None,
+            cover_2x: None,
             files: vec![file],
             web: Some("b/en/index.html".into()),
         }
@@ -575,6 +663,50 @@ mod tests {
         assert!(page.contains("<html lang=\"pt-BR\">"));
         assert!(page.contains("Baixar EPUB") && page.contains("Download EPUB"));
         assert!(page.contains("1,5 kB") && page.contains("1.5 kB"));
+    }
+
+    #[test]
+    fn checksums_and_contents_are_folded_and_pages_go_with_the_pdf() {
+        let e = entry("b", "en", "Book");
+        let mut ed = edition(&e);
+        let mut pdf = ed.files[0].clone();
+        pdf.format = Format {
+            label: "PDF",
+            media_type: "application/pdf",
+            rank: 1,
+        };
+        pdf.href = "b.pdf".into();
+        ed.files.push(pdf);
+        let page = render(&[ed], &["en".into()]);
+        // One count, beside the PDF only.
+        assert_eq!(page.matches("96 pages").count(), 1);
+        assert!(page.contains("<span class=\"size\">1.5 kB · 96 pages</span>"));
+        assert!(page.contains("<span class=\"size\">1.5 kB</span>"));
+        // Every sum is inside the folded list, none beside a button.
+        let sums = page.find("<details class=\"sums\">").unwrap();
+        let first_sum = page.find("class=\"sha256\"").unwrap();
+        assert!(sums < first_sum);
+        assert_eq!(page.matches("class=\"sha256\"").count(), 2);
+        assert!(page.contains("<span class=\"sum-file\">a b.epub</span>"));
+        assert!(page.contains("<li>One &amp; two</li>\n<li>Three</li>"));
+        assert!(page.contains("Contents <span class=\"count\">(2)</span>"));
+    }
+
+    #[test]
+    fn the_cover_offers_its_sharper_version() {
+        let e = entry("b", "en", "Book");
+        let mut ed = edition(&e);
+        let cover = |href: &str, w| Cover {
+            href: href.into(),
+            media_type: "image/png",
+            size: Some((w, w * 3 / 2)),
+        };
+        ed.cover = Some(cover("c.png", 300));
+        ed.cover_2x = Some(cover("c-2x.png", 600));
+        let page = render(&[ed], &["en".into()]);
+        assert!(page.contains(
+            "src=\"c.png\" srcset=\"c.png 1x, c-2x.png 2x\" alt=\"Cover of Book\" width=\"300\" height=\"450\""
+        ));
     }
 
     #[test]

@@ -39,10 +39,24 @@ pub struct SiteEntry {
     pub modified: String,
     /// Cover thumbnail, relative to the output directory.
     pub cover: Option<PathBuf>,
+    /// The same cover at twice the resolution, for high-density screens
+    /// (`srcset` 2x); relative to the output directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cover_2x: Option<PathBuf>,
     /// The edition's files (EPUB, PDF), relative to the output directory.
     pub files: Vec<PathBuf>,
     /// The web edition's start page, relative to the output directory.
     pub web: Option<PathBuf>,
+    /// How many pages the PDF has; the page shows it beside its button.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<usize>,
+    /// The titles of the edition's chapters, in reading order: its contents.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contents: Vec<String>,
+    /// The book's word for its contents in this language (its `[labels]`),
+    /// so the page says what the book does; the locale table's otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contents_label: Option<String>,
     /// How many of the book's posts this edition has (the others are not
     /// translated yet); the page and the catalog say "14 of 15 posts".
     pub posts: usize,
@@ -54,6 +68,8 @@ pub struct SiteEntry {
 struct Edition<'a> {
     entry: &'a SiteEntry,
     cover: Option<Cover>,
+    /// The cover for high-density screens.
+    cover_2x: Option<Cover>,
     files: Vec<FileInfo>,
     /// The href of the web edition's start page.
     web: Option<String>,
@@ -118,6 +134,11 @@ fn load_editions<'a>(
             .as_deref()
             .map(|c| Cover::read(out_dir, c))
             .transpose()?;
+        let cover_2x = entry
+            .cover_2x
+            .as_deref()
+            .map(|c| Cover::read(out_dir, c))
+            .transpose()?;
         let web = entry
             .web
             .as_deref()
@@ -126,6 +147,7 @@ fn load_editions<'a>(
         editions.push(Edition {
             entry,
             cover,
+            cover_2x,
             files,
             web,
         });

@@ -46,6 +46,14 @@ pub fn merge(
             |rel: &Path| crate::files::relative_href(rel).is_ok() && out_dir.join(rel).is_file();
         old.files.retain(|f| present(f));
         old.cover = old.cover.filter(|c| present(c));
+        old.cover_2x = old.cover_2x.filter(|c| present(c));
+        if !old
+            .files
+            .iter()
+            .any(|f| f.extension().is_some_and(|x| x == "pdf"))
+        {
+            old.pages = None;
+        }
         old.web = old.web.filter(|w| present(w));
         if crate::check_entry(&old).is_ok() {
             merged.push(old);
@@ -82,8 +90,12 @@ mod tests {
             date: "2024-01-02".into(),
             modified: "2024-01-02T00:00:00Z".into(),
             cover: None,
+            cover_2x: None,
             files: files.iter().map(PathBuf::from).collect(),
             web: None,
+            pages: Some(9),
+            contents: vec!["One".into()],
+            contents_label: None,
             posts: 1,
             book_posts: 1,
         }

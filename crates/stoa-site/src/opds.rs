@@ -141,10 +141,13 @@ fn entry(out: &mut String, edition: &Edition) {
         let words = crate::i18n::ui(&e.lang).completeness(e.posts, e.book_posts);
         let _ = writeln!(out, "    <content type=\"text\">{}</content>", esc(&words));
     }
-    if let Some(cover) = &edition.cover {
-        for rel in [
-            "http://opds-spec.org/image",
-            "http://opds-spec.org/image/thumbnail",
+    if let Some(thumbnail) = &edition.cover {
+        // Reading apps show the image on a book's page: the sharper one
+        // when there is one.
+        let image = edition.cover_2x.as_ref().unwrap_or(thumbnail);
+        for (rel, cover) in [
+            ("http://opds-spec.org/image", image),
+            ("http://opds-spec.org/image/thumbnail", thumbnail),
         ] {
             let _ = writeln!(
                 out,

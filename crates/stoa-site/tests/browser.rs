@@ -112,15 +112,22 @@ fn screenshot(dir: &Path, url: &str, name: &str, width: u32, height: u32) -> Pat
     shot
 }
 
-/// The download links of the rendered DOM with the checksum shown beside each,
-/// by a plain scan: Chromium serialises the DOM as HTML, not XML.
+/// The download links of the rendered DOM with the checksum its edition's
+/// list of sums gives for each, by a plain scan: Chromium serialises the
+/// DOM as HTML, not XML.
 fn rendered_downloads(dom: &str) -> Vec<(String, String)> {
     let mut found = Vec::new();
-    for item in dom.split("<li class=\"file\">").skip(1) {
-        let item = item.split("</li>").next().unwrap();
-        let href = between(item, "class=\"download\" href=\"", "\"").expect("a download link");
-        let sum = between(item, "<code class=\"sha256\">", "</code>").expect("a checksum");
-        found.push((percent_decode(href), sum.to_string()));
+    for article in dom.split("<article ").skip(1) {
+        let article = article.split("</article>").next().unwrap();
+        for item in article.split("<li class=\"file\">").skip(1) {
+            let item = item.split("</li>").next().unwrap();
+            let href = between(item, "class=\"download\" href=\"", "\"").expect("a download link");
+            let sum_item = format!("<li class=\"sum\" data-href=\"{href}\">");
+            let sum = between(article, &sum_item, "</li>")
+                .and_then(|li| between(li, "<code class=\"sha256\">", "</code>"))
+                .expect("a checksum");
+            found.push((percent_decode(href), sum.to_string()));
+        }
     }
     found
 }

@@ -145,7 +145,15 @@ fn check_entry_links(dir: &Path, node: Node, entry: &SiteEntry) -> Vec<String> {
                 );
                 acquisitions.push(href);
             }
-            "http://opds-spec.org/image" | "http://opds-spec.org/image/thumbnail" => {
+            "http://opds-spec.org/image" => {
+                assert_eq!(
+                    Some(PathBuf::from(&href)),
+                    entry.cover_2x,
+                    "the sharper cover"
+                );
+                images += 1;
+            }
+            "http://opds-spec.org/image/thumbnail" => {
                 assert_eq!(Some(PathBuf::from(&href)), entry.cover);
                 images += 1;
             }
@@ -207,29 +215,34 @@ fn parse_html(html: &str) -> Document<'_> {
     Document::parse_with_options(html, options).expect("index.html is well-formed")
 }
 
-/// Every download link on the page, with the checksum printed beside it.
+fn has_class(n: &Node, c: &str) -> bool {
+    n.attribute("class")
+        .is_some_and(|v| v.split(' ').any(|x| x == c))
+}
+
+/// Every download link on the page, with the checksum its edition's folded
+/// list of sums gives for it.
 fn page_downloads(doc: &Document) -> Vec<(String, String)> {
-    let has_class = |n: &Node, c: &str| {
-        n.attribute("class")
-            .is_some_and(|v| v.split(' ').any(|x| x == c))
-    };
     let mut found = Vec::new();
-    for li in doc
-        .descendants()
-        .filter(|n| n.has_tag_name("li") && has_class(n, "file") && !has_class(n, "web"))
-    {
-        let link = li
+    for article in doc.descendants().filter(|n| has_class(n, "book")) {
+        for li in article
             .descendants()
-            .find(|n| has_class(n, "download"))
-            .expect("a download link");
-        let sum = li
-            .descendants()
-            .find(|n| n.has_tag_name("code") && has_class(n, "sha256"))
-            .expect("a checksum");
-        found.push((
-            percent_decode(link.attribute("href").unwrap()),
-            sum.text().unwrap().to_string(),
-        ));
+            .filter(|n| n.has_tag_name("li") && has_class(n, "file") && !has_class(n, "web"))
+        {
+            let href = li
+                .descendants()
+                .find(|n| has_class(n, "download"))
+                .and_then(|n| n.attribute("href"))
+                .expect("a download link");
+            // The sum is tucked away in a <details> of the same edition.
+            let sum = article
+                .descendants()
+                .find(|n| has_class(n, "sum") && n.attribute("data-href") == Some(href))
+                .filter(|n| n.ancestors().any(|a| a.has_tag_name("details")))
+                .and_then(|n| n.descendants().find(|c| has_class(c, "sha256")))
+                .expect("a checksum in a details element");
+            found.push((percent_decode(href), sum.text().unwrap().to_string()));
+        }
     }
     found
 }
@@ -279,6 +292,61 @@ fn page_links_exist_and_match_their_checksums() {
             (img.attribute("width"), img.attribute("height")),
             (Some("120"), Some("180"))
         );
+        // High-density screens get the cover at twice the resolution.
+        let srcset = img.attribute("srcset").expect("a srcset");
+        let (one, two) = srcset.split_once(", ").unwrap();
+        assert_eq!(one, format!("{} 1x", img.attribute("src").unwrap()));
+        let big = two.strip_suffix(" 2x").expect("a 2x image");
+        assert!(dir.path().join(percent_decode(big)).is_file(), "{big}");
+    }
+    // Each PDF says how many pages it has, in the edition's language; the EPUB does not.
+    let articles: Vec<Node> = doc.descendants().filter(|n| has_class(n, "book")).collect();
+    assert_eq!(articles.len(), entries.len());
+    for article in articles {
+        let sizes: Vec<&str> = article
+            .descendants()
+            .filter(|n| has_class(n, "size"))
+            .map(|n| n.text().unwrap())
+            .collect();
+        assert_eq!(sizes.len(), 2, "{sizes:?}");
+        assert!(!sizes[0].contains(" · "), "EPUB: {}", sizes[0]);
+        let word = if article.attribute("id").unwrap().ends_with("pt-BR") {
+            "páginas"
+        } else {
+            "pages"
+        };
+        assert!(sizes[1].ends_with(word), "PDF: {}", sizes[1]);
+        // The contents, folded, escaped, in order.
+        let contents = article
+            .descendants()
+            .find(|n| n.has_tag_name("details") && has_class(n, "contents"))
+            .expect("the contents");
+        let titles: Vec<&str> = contents
+            .descendants()
+            .filter(|n| n.has_tag_name("li"))
+            .map(|n| n.text().unwrap())
+            .collect();
+        assert_eq!(titles.len(), 2);
+        assert_eq!(titles[1], "Dialogue on <Labels> & Truth");
+        assert!(contents.attribute("open").is_none(), "folded by default");
+        // The book's own word for its contents, else the language's.
+        let summary = contents
+            .descendants()
+            .find(|n| n.has_tag_name("summary"))
+            .unwrap();
+        let label = if article.attribute("id").unwrap().ends_with("-en") {
+            "Table of contents"
+        } else {
+            "Sumário"
+        };
+        assert_eq!(
+            summary.first_child().unwrap().text(),
+            Some(&*format!("{label} "))
+        );
+    }
+    for entry in &entries {
+        let count = entry.pages.unwrap().to_string();
+        assert!(html.contains(&count), "{count} pages");
     }
     let root = doc.root_element();
     assert_eq!(root.attribute("lang"), Some("pt-BR"));

@@ -281,6 +281,10 @@ posts = [
 width = \"14cm\"
 height = \"21cm\"
 
+# The cover is drawn from the identifier; to choose, add a [cover] table:
+# design = \"frame\", \"band\" or \"column\"; colour = \"teal\" or \"#rrggbb\";
+# ornament = \"rule\", \"diamond\", \"dots\" or \"none\"; or image = \"cover.jpg\".
+
 # Plugins run in the order of their tables; delete a table to turn one off.
 
 # Paragraphs starting with a speaker's name in capitals and a colon become

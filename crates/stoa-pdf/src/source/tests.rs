@@ -385,3 +385,40 @@ fn the_cover_source_has_no_chapters_or_styles() {
     let line = full.source.lines().nth(full.styles[0].0.start - 1);
     assert_eq!(line, Some("#let x = 1"));
 }
+
+#[test]
+fn the_cover_and_the_year_reach_the_theme_as_strings() {
+    let mut b = book(vec![par(vec![Inline::text("x")])]);
+    b.meta.date = "2026-11-30".into();
+    b.print.cover = stoa_doc::Cover {
+        design: "band".into(),
+        colour: "#5e1f2b".into(),
+        // Not a value stoa-book lets through, but even so it stays a string.
+        ornament: "\"); #read(\"/etc/passwd\")".into(),
+        image: None,
+    };
+    for parts in [Parts::Book, Parts::Cover] {
+        let source = generate(&b, &NotesPlan::of(&b), &IdIndex::of(&b), parts).source;
+        assert!(
+            source.contains(
+                "  cover: (design: \"band\", colour: \"#5e1f2b\", ornament: \"\\\"); #read(\\\"/etc/passwd\\\")\", image: none),\n  year: \"2026\","
+            ),
+            "{source}"
+        );
+    }
+}
+
+#[test]
+fn the_authors_cover_image_reaches_the_theme_as_a_virtual_path() {
+    let mut b = book(vec![par(vec![Inline::text("x")])]);
+    b.print.cover.image = Some("/home/a/My Book/Cover \"1\".JPG".into());
+    let source = generate(&b, &NotesPlan::of(&b), &IdIndex::of(&b), Parts::Cover).source;
+    assert!(
+        source.contains("ornament: \"rule\", image: \"/assets/cover.jpg\")"),
+        "{source}"
+    );
+    assert!(
+        !source.contains("My Book"),
+        "the disk path stays out of the source"
+    );
+}

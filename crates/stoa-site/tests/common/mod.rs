@@ -27,6 +27,11 @@ pub fn fake_dist(dir: &Path) -> Vec<SiteEntry> {
             fs::write(dir.join(&rel), "<!doctype html><title>x</title>").unwrap();
             rel
         });
+        let cover_2x = cover.map(|(top, band)| {
+            let rel = PathBuf::from(format!("{base}-cover-2x.png"));
+            fs::write(dir.join(&rel), png(240, 360, top, band)).unwrap();
+            rel
+        });
         let cover = cover.map(|(top, band)| {
             let rel = PathBuf::from(format!("{base}-cover.png"));
             fs::write(dir.join(&rel), png(120, 180, top, band)).unwrap();
@@ -46,8 +51,15 @@ pub fn fake_dist(dir: &Path) -> Vec<SiteEntry> {
             date: "2026-11-30".to_string(),
             modified: format!("2026-12-0{}T10:00:00Z", entries.len() + 1),
             cover,
+            cover_2x,
             files,
             web,
+            pages: Some(96 + entries.len()),
+            contents: vec![
+                format!("{title}: the first chapter"),
+                "Dialogue on <Labels> & Truth".to_string(),
+            ],
+            contents_label: (*lang == "en").then(|| "Table of contents".to_string()),
             posts: 0,
             book_posts: 0,
         });
