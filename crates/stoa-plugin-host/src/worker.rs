@@ -17,13 +17,8 @@ use stoa_sdk::wire;
 /// The plugin's own writes to standard output go to standard error, so that
 /// they never mix with the answers.
 pub fn serve_isolated(path: &Path) -> i32 {
-    ffi::follow_parent();
-    let mut out = match ffi::protocol_output() {
-        Ok(out) => out,
-        Err(e) => {
-            eprintln!("stoa plugin-host: cannot set up its output: {e}");
-            return 1;
-        }
+    let Some(mut out) = start() else {
+        return 1;
     };
     let name = path
         .file_stem()
@@ -45,8 +40,7 @@ pub fn serve_isolated(path: &Path) -> i32 {
         finish: raw.finish.is_some(),
         styles: raw.styles.is_some(),
     };
-    let hello = serde_json::to_vec(&hello).unwrap_or_default();
-    if write_frame(&mut out, HELLO_OK, &hello).is_err() {
+    if !say_hello(&mut out, &hello) {
         return 1;
     }
     let call = |hook: Hook, out: &mut dyn Write, bytes: &[u8]| {
@@ -72,17 +66,31 @@ pub fn serve_isolated(path: &Path) -> i32 {
     }
 }
 
+/// Ends with the parent process and takes the channel to it; `None`
+/// (said on standard error) when the channel cannot be set up.
+fn start() -> Option<impl Write> {
+    ffi::follow_parent();
+    match ffi::protocol_output() {
+        Ok(out) => Some(out),
+        Err(e) => {
+            eprintln!("stoa plugin-host: cannot set up its output: {e}");
+            None
+        }
+    }
+}
+
+/// Sends the plugin's description; whether the parent got it.
+fn say_hello(out: &mut impl Write, hello: &Hello) -> bool {
+    let hello = serde_json::to_vec(hello).unwrap_or_default();
+    write_frame(out, HELLO_OK, &hello).is_ok()
+}
+
 /// Serves a plugin built into stoa over standard input and output, as
 /// [`serve_isolated`] serves a library: what `stoa plugin-host --builtin
 /// <name>` runs for a built-in plugin whose table says `isolate = true`.
 pub fn serve_builtin(plugin: &BuiltinPlugin) -> i32 {
-    ffi::follow_parent();
-    let mut out = match ffi::protocol_output() {
-        Ok(out) => out,
-        Err(e) => {
-            eprintln!("stoa plugin-host: cannot set up its output: {e}");
-            return 1;
-        }
+    let Some(mut out) = start() else {
+        return 1;
     };
     let hooks = plugin.hooks();
     let hello = Hello {
@@ -93,8 +101,7 @@ pub fn serve_builtin(plugin: &BuiltinPlugin) -> i32 {
         finish: hooks.finish,
         styles: hooks.styles,
     };
-    let hello = serde_json::to_vec(&hello).unwrap_or_default();
-    if write_frame(&mut out, HELLO_OK, &hello).is_err() {
+    if !say_hello(&mut out, &hello) {
         return 1;
     }
     let call = |hook: Hook, out: &mut dyn Write, bytes: &[u8]| {
