@@ -80,6 +80,8 @@ pub struct Artifact {
     pub bytes: u64,
     /// How long rendering and writing took.
     pub seconds: f64,
+    /// False when the file already held these bytes and was left alone.
+    pub written: bool,
 }
 
 /// Something the user may want to see while the build runs.
@@ -124,7 +126,8 @@ impl Report {
     }
 }
 
-pub(crate) type Sink<'a> = &'a (dyn Fn(Event) + Sync);
+/// Where a build tells what it does.
+pub type Sink<'a> = &'a (dyn Fn(Event) + Sync);
 
 /// Builds what `options` asks for, telling `sink` as it goes.
 pub fn build(options: &BuildOptions, sink: Sink) -> Report {
@@ -701,6 +704,7 @@ fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sin
         path,
         bytes: rendered.output.bytes(),
         seconds: started.elapsed().as_secs_f64(),
+        written: true,
     };
     Ok((artifact, rendered.warnings, rendered.pages))
 }
