@@ -53,6 +53,7 @@ pub fn epub(book: &Book) {
         emit_sources: false,
         pages: None,
         alternates: &[],
+        layout: stoa_render::Layout::empty(),
     };
     let bytes = stoa_epub::render_epub(&ctx, "p { margin: 0 }").expect("the EPUB is written");
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("the EPUB is a zip");

@@ -85,7 +85,8 @@ fn build_books(books_dir: PathBuf, formats: Vec<Format>, out: PathBuf) {
         plugin_path: None,
         exe_dir: profile_dir,
     };
-    let report = stoa_build::build(&options, &|_| {});
+    // Forced: every iteration a whole build, whatever the cache in `out` says.
+    let report = stoa_build::build_forced(&options, &|_| {});
     assert!(report.ok(), "{:?}", report.errors);
 }
 
@@ -106,6 +107,7 @@ fn render_all(renderer: &dyn Renderer, all: &[stoa_book::Edition], cover: Option
             emit_sources: false,
             pages: None,
             alternates: &[],
+            layout: stoa_render::Layout::empty(),
         };
         std::hint::black_box(renderer.render(&ctx).expect("rendered"));
     }

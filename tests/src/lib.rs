@@ -292,7 +292,8 @@ fn remember_clean(verdict: &Path, report: &str) {
     }
 }
 
-/// Every file below `dir`, sorted, as paths relative to it.
+/// Every file below `dir`, sorted, as paths relative to it; an output
+/// folder's build cache (`.cache/` in it) left out.
 pub fn files_below(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     walk(dir, dir, &mut out);
@@ -303,6 +304,10 @@ pub fn files_below(dir: &Path) -> Vec<PathBuf> {
 fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let path = entry.path();
+        // The build cache (`<out>/.cache/stoa/`) is stoa's, not an artifact.
+        if path.is_dir() && dir == root && entry.file_name() == ".cache" {
+            continue;
+        }
         if path.is_dir() {
             walk(root, &path, out);
         } else {

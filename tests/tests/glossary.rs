@@ -105,13 +105,37 @@ fn dialogues_appendix_is_the_sorted_union_of_the_glossaries() {
         // The dialogues give the definition in a note at first use; the
         // collection links first uses to the appendix, across files.
         let post = zip_entry(&epub, "OEBPS/dialogue-on-masters.xhtml");
-        // The list has no `epub:type="glossary"`: a `dl` cannot take the
-        // matching `doc-glossary` role, and Ace requires the match.
-        assert!(post.contains(r#"<dl class="glossary-list">"#));
-        assert!(post.contains(r#"epub:type="glossterm""#));
+        // The notes define the terms: the post's own glossary is left out
+        // (each term is said in its note and in the appendix only).
         assert!(post.contains(r#"class="glossary-use""#), "footnote mode");
+        assert!(!post.contains("glossary-list"), "{lang}: no post glossary");
+        assert!(
+            !post.contains(&format!(">{heading}</h2>")),
+            "{lang}: no heading"
+        );
+        // The appendix refers to the uses in the text, with their pages.
+        let appendix = zip_entry(&epub, "OEBPS/glossary.xhtml");
+        let refs = appendix_refs(&appendix);
+        assert!(refs.len() >= 7, "{lang}: {refs:?}");
+        for (href, _) in &refs {
+            assert!(
+                href.contains(".xhtml#gloss-use-"),
+                "{lang}: {href} is not a use"
+            );
+        }
+        check_pages_of_uses(
+            &dist.join(format!("dialogues/dialogues-{lang}.pdf")),
+            &refs,
+            lang,
+        );
         let epub = dist.join(format!("collection/collection-{lang}.epub"));
         assert_eq!(appendix_terms(&epub), expected, "{lang}: collection");
+        let post = zip_entry(&epub, "OEBPS/dialogue-on-masters.xhtml");
+        // Links keep the post's glossary. The list has no
+        // `epub:type="glossary"`: a `dl` cannot take the matching
+        // `doc-glossary` role, and Ace requires the match.
+        assert!(post.contains(r#"<dl class="glossary-list">"#));
+        assert!(post.contains(r#"epub:type="glossterm""#));
         let post = zip_entry(&epub, "OEBPS/dialogue-on-those-who-teach.xhtml");
         assert!(
             post.contains(r#"<a class="glossary-ref" epub:type="glossref" role="doc-glossref""#)
@@ -134,6 +158,73 @@ fn dialogues_appendix_is_the_sorted_union_of_the_glossaries() {
         assert!(check.status.success(), "{}", pdf.display());
         let links = check_link_destinations(&pdf);
         assert!(links > 20, "{}: {links} links", pdf.display());
+    }
+}
+
+/// Lowercase, without the accents of the books' terms (as their ids).
+fn fold(text: &str) -> String {
+    text.to_lowercase()
+        .chars()
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ã' => 'a',
+            'é' | 'ê' => 'e',
+            'í' => 'i',
+            'ó' | 'ô' | 'õ' => 'o',
+            'ú' => 'u',
+            'ç' => 'c',
+            c => c,
+        })
+        .collect()
+}
+
+/// The appendix's page references: (href of the page number, the page),
+/// each `, p. <a href="…">N</a>`.
+fn appendix_refs(appendix: &str) -> Vec<(String, String)> {
+    appendix
+        .split(", p.\u{a0}<a href=\"")
+        .skip(1)
+        .map(|s| {
+            let (href, rest) = s.split_once("\">").expect("href");
+            let page = rest.split("</a>").next().expect("page").to_string();
+            (href.to_string(), page)
+        })
+        .collect()
+}
+
+/// Checks, in the PDF, that the page each reference names holds the
+/// term's use: the page whose folio (in the running head, or under an
+/// opening) is that number has the use's note, whose text starts with the
+/// term; the term is read from the EPUB's use anchor.
+fn check_pages_of_uses(pdf: &Path, refs: &[(String, String)], lang: &str) {
+    let out = Command::new("pdftotext")
+        .arg("-layout")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let pages: Vec<&str> = text.split('\u{c}').collect();
+    let folio = |page: &str| -> Option<String> {
+        let lines: Vec<&str> = page.lines().filter(|l| !l.trim().is_empty()).collect();
+        let head = lines.first()?.split_whitespace().collect::<Vec<_>>();
+        let foot = lines.last()?.trim();
+        [head.first(), head.last()]
+            .into_iter()
+            .flatten()
+            .map(|s| s.to_string())
+            .chain(std::iter::once(foot.to_string()))
+            .find(|s| s.parse::<u32>().is_ok())
+    };
+    for (href, page) in refs {
+        let term = href.rsplit("-").next().expect("term key");
+        let held = pages
+            .iter()
+            .filter(|p| folio(p).as_deref() == Some(page.as_str()))
+            .any(|p| fold(p).contains(&term[..term.len().min(4)]));
+        assert!(
+            held,
+            "{lang}: {href} is said to be on p. {page}, which does not hold it"
+        );
     }
 }
 

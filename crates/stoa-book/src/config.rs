@@ -35,6 +35,12 @@ pub struct BookConfig {
     pub theme: String,
     /// Post slugs in reading order, each with the line it is listed on.
     pub posts: Vec<(String, usize)>,
+    /// `[[parts]]`: the posts grouped, with a title per language; empty
+    /// when the book has no parts.
+    pub parts: Vec<crate::parts::PartConfig>,
+    /// `opening`: where posts open in print unless a part or a post says
+    /// otherwise.
+    pub opening: stoa_render::Opening,
     /// The post that presents the author, set as back matter.
     pub about: Option<(String, usize)>,
     /// Where the post folders are.
@@ -86,7 +92,11 @@ struct Raw {
     date: Option<toml::value::Datetime>,
     #[serde(default = "default_theme")]
     theme: String,
-    posts: Vec<String>,
+    /// Left out, the parts' posts are the book's.
+    posts: Option<Vec<String>>,
+    #[serde(default)]
+    parts: Vec<crate::parts::RawPart>,
+    opening: Option<String>,
     about: Option<String>,
     #[serde(default = "default_posts_dir")]
     posts_dir: String,
@@ -193,7 +203,25 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
                 .with_hint("use a URN such as urn:uuid:… or urn:isbn:…; it must never change"),
         );
     }
-    let posts = listed_posts(file, &raw.posts, raw.about.as_deref(), &mut errors);
+    let checked = crate::parts::check(
+        file,
+        std::mem::take(&mut raw.parts),
+        raw.opening.as_deref(),
+        raw.posts.as_deref(),
+        raw.about.as_deref(),
+        &raw.languages,
+        &mut errors,
+    );
+    let slugs = match (raw.posts.take(), checked.posts) {
+        (Some(posts), _) | (None, Some(posts)) => posts,
+        (None, None) => {
+            errors.push(file.error_at(0, "missing field `posts`").with_hint(
+                "list the posts in reading order: posts = [\"…\"] (or group them in [[parts]])",
+            ));
+            Vec::new()
+        }
+    };
+    let posts = listed_posts(file, &slugs, raw.about.as_deref(), &mut errors);
     let about = raw.about.as_ref().map(|slug| {
         let at = file.find(&format!("\"{slug}\""), file.find("about", 0));
         if let Some((message, hint)) = crate::slug::problem(slug) {
@@ -236,6 +264,8 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
         date,
         theme: raw.theme,
         posts,
+        parts: checked.parts,
+        opening: checked.opening,
         about,
         posts_dir: normalize(&dir.join(raw.posts_dir)),
         print,

@@ -2,7 +2,7 @@
 //! the about-the-author page as back matter.
 
 use crate::config::BookConfig;
-use crate::post::{Post, load_post};
+use crate::post::Post;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use stoa_doc::{Book, BookMeta, ChapterKind, Diagnostic, TREE_VERSION};
@@ -17,6 +17,9 @@ pub struct Edition {
     pub warnings: Vec<Diagnostic>,
     /// The folders the book may read files from.
     pub roots: Vec<PathBuf>,
+    /// The parts in this language and where each post opens, for the
+    /// renderers (beside the tree: plugins neither see nor change it).
+    pub layout: stoa_render::Layout,
 }
 
 /// Loads the editions of `config` for `languages` (all when `None`), each on
@@ -26,13 +29,24 @@ pub fn load_editions(
     languages: Option<&[String]>,
     source_date_epoch: Option<i64>,
 ) -> Vec<(String, Result<Edition, Vec<Diagnostic>>)> {
+    load_editions_with(config, languages, source_date_epoch, None)
+}
+
+/// [`load_editions`], each post's Markdown rewritten by `hook` (the
+/// plugins' `source` hooks) before it is parsed.
+pub fn load_editions_with(
+    config: &BookConfig,
+    languages: Option<&[String]>,
+    source_date_epoch: Option<i64>,
+    hook: Option<&dyn crate::rewrite::SourceHook>,
+) -> Vec<(String, Result<Edition, Vec<Diagnostic>>)> {
     let roots = vec![config.dir.clone(), config.posts_dir.clone()];
     config
         .languages
         .iter()
         .filter(|l| languages.is_none_or(|want| want.contains(&l.tag)))
         .map(|lang| {
-            let edition = load_edition(config, &lang.tag, &roots, source_date_epoch);
+            let edition = load_edition(config, &lang.tag, &roots, source_date_epoch, hook);
             (lang.tag.clone(), edition)
         })
         .collect()
@@ -43,6 +57,7 @@ fn load_edition(
     lang: &str,
     roots: &[PathBuf],
     source_date_epoch: Option<i64>,
+    hook: Option<&dyn crate::rewrite::SourceHook>,
 ) -> Result<Edition, Vec<Diagnostic>> {
     let language = config
         .languages
@@ -59,7 +74,7 @@ fn load_edition(
     }
     let loaded: Vec<_> = listed
         .par_iter()
-        .map(|&(slug, line, kind)| (kind, find_post(config, slug, line, lang, roots)))
+        .map(|&(slug, line, kind)| (kind, find_post(config, slug, line, lang, roots, hook)))
         .collect();
     let mut errors = Vec::new();
     let mut warnings: Vec<Diagnostic> = crate::labels::missing_warning(&config.file, language)
@@ -67,10 +82,31 @@ fn load_edition(
         .collect();
     let mut chapters = Vec::new();
     let mut assets = Vec::new();
+    let mut openings = std::collections::BTreeMap::new();
+    let mut short_titles = std::collections::BTreeMap::new();
+    // Each part's opening by post, once: a lookup per post keeps a long
+    // book linear.
+    let part_openings: std::collections::HashMap<&str, stoa_render::Opening> = config
+        .parts
+        .iter()
+        .filter_map(|part| Some((part, part.opening?)))
+        .flat_map(|(part, opening)| part.posts.iter().map(move |s| (s.as_str(), opening)))
+        .collect();
     for (kind, result) in loaded {
         match result {
             Ok(Found::Post(post)) => {
                 let mut post = *post;
+                if kind == ChapterKind::Post {
+                    let slug = post.chapter.slug.clone();
+                    let opening = post
+                        .opening
+                        .or_else(|| part_openings.get(slug.as_str()).copied())
+                        .unwrap_or(config.opening);
+                    if let Some(short) = post.short_title.take() {
+                        short_titles.insert(slug.clone(), short);
+                    }
+                    openings.insert(slug, opening);
+                }
                 post.chapter.kind = kind;
                 // The presentation is the book's "About the Author" part,
                 // whatever the post calls itself on the blog.
@@ -120,6 +156,18 @@ fn load_edition(
         },
         warnings,
         roots: roots.to_vec(),
+        layout: stoa_render::Layout {
+            parts: config
+                .parts
+                .iter()
+                .map(|part| stoa_render::Part {
+                    title: smarten(&crate::text::one_line(part.title[lang].trim())),
+                    slugs: part.posts.clone(),
+                })
+                .collect(),
+            openings,
+            short_titles,
+        },
     })
 }
 
@@ -180,6 +228,7 @@ fn find_post(
     line: usize,
     lang: &str,
     roots: &[PathBuf],
+    hook: Option<&dyn crate::rewrite::SourceHook>,
 ) -> Result<Found, Vec<Diagnostic>> {
     let folder = config.posts_dir.join(slug);
     let at_listing = |message: String| Diagnostic::error(message).in_file(&config.file).at(line, 1);
@@ -225,7 +274,7 @@ fn find_post(
         ));
     }
     check_inside(&path, roots)?;
-    load_post(&path, slug, roots).map(|p| Found::Post(Box::new(p)))
+    crate::post::load_post_with(&path, slug, roots, hook).map(|p| Found::Post(Box::new(p)))
 }
 
 /// Refuses a post file that is, or lies in a folder that is, a link to a

@@ -19,6 +19,12 @@ pub struct Post {
     pub warnings: Vec<Diagnostic>,
     /// What the post translates, when it is a translation.
     pub translation_of: Option<TranslationOf>,
+    /// `opening` from the front matter: where the post opens in print,
+    /// over its part's and the book's rule.
+    pub opening: Option<stoa_render::Opening>,
+    /// `short-title` from the front matter: the PDF's running head
+    /// (checked: a non-empty string of one line, smartened).
+    pub short_title: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -29,10 +35,15 @@ struct FrontMatter {
     #[serde(default)]
     tags: Vec<String>,
     summary: Option<String>,
+    /// `short-title`: the running head of the PDF; checked below.
+    #[serde(rename = "short-title")]
+    short_title: Option<toml::Value>,
     #[serde(default)]
     plugins: toml::Table,
     #[serde(rename = "translation-of")]
     translation_of: Option<RawTranslationOf>,
+    /// `opening`: "right", "any" or "run-on" (see stoa-book's parts).
+    opening: Option<String>,
     /// `[lint.allow]`: silences of `stoa check`'s lints, read by stoa-lint;
     /// a build only needs it to be a table.
     #[serde(default)]
@@ -42,8 +53,59 @@ struct FrontMatter {
 
 const FENCE: &str = "+++";
 
+/// The front matter's `short-title`: a non-empty string of one line,
+/// smartened like the title; an error at its line otherwise.
+fn short_title(
+    file: &SourceFile,
+    front: &std::ops::Range<usize>,
+    value: Option<toml::Value>,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let at = || file.find("short-title", front.start);
+    let text = match value? {
+        toml::Value::String(s) => s,
+        other => {
+            errors.push(
+                file.error_at(
+                    at(),
+                    format!("`short-title` must be a string, not {}", other.type_str()),
+                )
+                .with_hint("write the running head's title in quotes: short-title = \"…\""),
+            );
+            return None;
+        }
+    };
+    if let Some(c) = crate::text::forbidden(&text) {
+        let (message, hint) = crate::text::message("short-title", c);
+        errors.push(file.error_at(at(), message).with_hint(hint));
+        return None;
+    }
+    let text = crate::text::one_line(&text);
+    if text.trim().is_empty() {
+        errors.push(
+            file.error_at(at(), "`short-title` is empty").with_hint(
+                "write a short form of the title for the running heads, or remove the key",
+            ),
+        );
+        return None;
+    }
+    Some(stoa_markdown::smarten(text.trim()))
+}
+
 /// Reads the post at `path`. Images must exist inside one of `roots`.
 pub fn load_post(path: &Path, slug: &str, roots: &[PathBuf]) -> Result<Post, Vec<Diagnostic>> {
+    load_post_with(path, slug, roots, None)
+}
+
+/// [`load_post`], with the Markdown after the front matter rewritten by
+/// `hook` (plugins' `source` hooks) before it is parsed; every line number
+/// reported is still the author's.
+pub fn load_post_with(
+    path: &Path,
+    slug: &str,
+    roots: &[PathBuf],
+    hook: Option<&dyn crate::rewrite::SourceHook>,
+) -> Result<Post, Vec<Diagnostic>> {
     let file = SourceFile::read(path).map_err(|d| vec![d])?;
     let (front, body_start) = split_front_matter(&file)?;
     let mut meta: FrontMatter = toml::from_str(&file.text[front.clone()])
@@ -76,17 +138,31 @@ pub fn load_post(path: &Path, slug: &str, roots: &[PathBuf]) -> Result<Post, Vec
         Some(d) => d.date.map(|d| d.to_string()),
         None => None,
     };
-    let first_line = crate::source::line_col(&file.text, body_start).0;
-    let parsed = stoa_markdown::parse(&file.text[body_start..], first_line);
-    let (parse_errors, warnings): (Vec<_>, Vec<_>) = parsed
+    // Plugins' `source` hooks first; the mapper takes every line found
+    // in what they made back to the author's file.
+    let (body, lines, hook_warnings) = crate::rewrite::rewrite_body(&file, body_start, slug, hook)?;
+    let mut parsed = stoa_markdown::parse(&body, lines.parse_from());
+    let added_images = lines.images(&mut parsed.images);
+    let (parse_errors, mut warnings): (Vec<_>, Vec<_>) = parsed
         .diagnostics
         .into_iter()
-        .map(|d| d.in_file(&file.display))
+        .map(|d| lines.diagnostic(d).in_file(&file.display))
         .partition(Diagnostic::is_error);
+    warnings.extend(hook_warnings);
     errors.extend(parse_errors);
     let mut blocks = parsed.blocks;
+    let before = errors.len();
     let assets = resolve_images(&file, slug, &parsed.images, roots, &mut errors);
+    crate::rewrite::LineMapper::mark_added(&mut errors[before..], &added_images);
     rename_images(&mut blocks, &assets);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let short_title = short_title(&file, &front, meta.short_title.take(), &mut errors);
+    let opening = meta.opening.as_deref().and_then(|value| {
+        let at = crate::parts::key_at(&file, "opening", front.start);
+        crate::parts::opening(&file, at, value, &mut errors)
+    });
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -95,21 +171,24 @@ pub fn load_post(path: &Path, slug: &str, roots: &[PathBuf]) -> Result<Post, Vec
         .into_iter()
         .filter_map(|(k, v)| serde_json::to_value(v).ok().map(|v| (k, v)))
         .collect();
+    let chapter = Chapter {
+        slug: slug.to_string(),
+        title: stoa_markdown::smarten(&meta.title),
+        date,
+        tags: meta.tags,
+        summary: meta.summary.as_deref().map(stoa_markdown::smarten),
+        source: Some(file.display.clone()),
+        plugin_data,
+        blocks,
+        ..Chapter::default()
+    };
     Ok(Post {
-        chapter: Chapter {
-            slug: slug.to_string(),
-            title: stoa_markdown::smarten(&meta.title),
-            date,
-            tags: meta.tags,
-            summary: meta.summary.as_deref().map(stoa_markdown::smarten),
-            source: Some(file.display.clone()),
-            plugin_data,
-            blocks,
-            ..Chapter::default()
-        },
+        chapter,
+        short_title,
         assets: unique_assets(assets),
         warnings,
         translation_of,
+        opening,
     })
 }
 
@@ -364,6 +443,22 @@ mod tests {
         assert_eq!(post.chapter.title, "T");
         assert_eq!(post.chapter.date.as_deref(), Some("2024-01-02"));
         assert_eq!(post.chapter.blocks.len(), 1);
+    }
+
+    #[test]
+    fn short_title_is_a_non_empty_string() {
+        let post = load("+++\ntitle = \"A long title: with more\"\nshort-title = \"A 'long' title\"\n+++\nText.\n").unwrap();
+        assert_eq!(post.short_title.as_deref(), Some("A ‘long’ title"));
+        let errs = load("+++\ntitle = \"t\"\nshort-title = 3\n+++\nText.\n").unwrap_err();
+        assert!(
+            errs[0]
+                .message
+                .contains("`short-title` must be a string, not integer")
+        );
+        assert_eq!(errs[0].line, Some(3));
+        let errs = load("+++\ntitle = \"t\"\nshort-title = \"  \"\n+++\nText.\n").unwrap_err();
+        assert!(errs[0].message.contains("`short-title` is empty"));
+        assert_eq!(errs[0].line, Some(3));
     }
 
     #[test]

@@ -14,9 +14,10 @@ pub fn builtin_plugins() -> &'static [Arc<BuiltinPlugin>] {
     static PLUGINS: OnceLock<Vec<Arc<BuiltinPlugin>>> = OnceLock::new();
     PLUGINS.get_or_init(|| {
         vec![
-            Arc::new(BuiltinPlugin::new(stoa_plugin_dialogue::Dialogue)),
-            Arc::new(BuiltinPlugin::new(stoa_plugin_footnotes::Footnotes)),
-            Arc::new(BuiltinPlugin::new(stoa_plugin_glossary::Glossary)),
+            // `builtin_plugin!` finds the hooks each type implements.
+            Arc::new(stoa_sdk::builtin_plugin!(stoa_plugin_dialogue::Dialogue)),
+            Arc::new(stoa_sdk::builtin_plugin!(stoa_plugin_footnotes::Footnotes)),
+            Arc::new(stoa_sdk::builtin_plugin!(stoa_plugin_glossary::Glossary)),
         ]
     })
 }

@@ -104,44 +104,84 @@ fn pin(
             }
             return error;
         }
-        if !about_settings(&error.message, &plugin.name) {
-            continue;
+    }
+    // Already at its line (a `configure` hook's error, see `pin_configure`).
+    if error.file.as_deref() == Some(config.file.as_str()) {
+        return error;
+    }
+    for plugin in &config.plugins {
+        if about_settings(&error.message, &plugin.name) {
+            return pin_setting(config, book_toml, plugin, error);
         }
-        let unknown = stoa_book::suggest::unknown_name(&error.message);
-        let key = match &unknown {
-            Some((word, _)) => Some(word.clone()),
-            None => named_key(&error.message, plugin),
-        };
-        let line = key
-            .as_deref()
-            .and_then(|k| key_line(book_toml, plugin.line, k))
-            .unwrap_or(plugin.line);
-        // The message stays the plugin's; only where it points changes.
-        let message = error
-            .message
-            .split_once("): ")
-            .filter(|(head, _)| head.starts_with("plugin `"))
-            .map_or(error.message.clone(), |(_, rest)| {
-                format!("plugin `{}`: {rest}", plugin.name)
-            });
-        let mut pinned = Diagnostic::error(message).in_file(&config.file).at(line, 1);
-        // The names a plugin lists may be in its hint rather than its message.
-        let unknown = unknown.map(|(word, near)| {
-            let near = near.or_else(|| {
-                let hint = error.hint.as_deref().unwrap_or("");
-                let quoted: Vec<&str> = hint.split('`').skip(1).step_by(2).collect();
-                stoa_book::suggest::closest(&word, &quoted).map(str::to_string)
-            });
-            (word, near)
-        });
-        pinned.hint = match (unknown, error.hint.take()) {
-            (Some((_, Some(near))), Some(hint)) => Some(format!("did you mean `{near}`? {hint}")),
-            (Some((_, Some(near))), None) => Some(format!("did you mean `{near}`?")),
-            (_, hint) => hint,
-        };
-        return pinned;
     }
     error
+}
+
+/// An error or warning of a plugin's `configure` hook, which is always about
+/// its settings: at the line in book.toml of the key it names (or of its
+/// table), with "did you mean" for a misspelt key.
+pub(crate) fn pin_configure(config: &BookConfig, diagnostic: Diagnostic) -> Diagnostic {
+    let plugin = config.plugins.iter().find(|p| {
+        diagnostic
+            .message
+            .starts_with(&format!("plugin `{}` ", p.name))
+            || diagnostic
+                .message
+                .starts_with(&format!("plugin `{}`:", p.name))
+    });
+    let Some(plugin) = plugin else {
+        return diagnostic.in_file(&config.file);
+    };
+    let book_toml =
+        std::fs::read_to_string(config.dir.join(stoa_book::BOOK_FILE)).unwrap_or_default();
+    let severity = diagnostic.severity;
+    let mut pinned = pin_setting(config, &book_toml, plugin, diagnostic);
+    pinned.severity = severity;
+    pinned
+}
+
+/// `error`, about the settings of `plugin`, at the line of the key it
+/// names in book.toml (else of the table), with its message shortened to
+/// the plugin's name and "did you mean" the closest key it quotes.
+fn pin_setting(
+    config: &BookConfig,
+    book_toml: &str,
+    plugin: &PluginConfig,
+    mut error: Diagnostic,
+) -> Diagnostic {
+    let unknown = stoa_book::suggest::unknown_name(&error.message);
+    let key = match &unknown {
+        Some((word, _)) => Some(word.clone()),
+        None => named_key(&error.message, plugin),
+    };
+    let line = key
+        .as_deref()
+        .and_then(|k| key_line(book_toml, plugin.line, k))
+        .unwrap_or(plugin.line);
+    // The message stays the plugin's; only where it points changes.
+    let message = error
+        .message
+        .split_once("): ")
+        .filter(|(head, _)| head.starts_with("plugin `"))
+        .map_or(error.message.clone(), |(_, rest)| {
+            format!("plugin `{}`: {rest}", plugin.name)
+        });
+    let mut pinned = Diagnostic::error(message).in_file(&config.file).at(line, 1);
+    // The names a plugin lists may be in its hint rather than its message.
+    let unknown = unknown.map(|(word, near)| {
+        let near = near.or_else(|| {
+            let hint = error.hint.as_deref().unwrap_or("");
+            let quoted: Vec<&str> = hint.split('`').skip(1).step_by(2).collect();
+            stoa_book::suggest::closest(&word, &quoted).map(str::to_string)
+        });
+        (word, near)
+    });
+    pinned.hint = match (unknown, error.hint.take()) {
+        (Some((_, Some(near))), Some(hint)) => Some(format!("did you mean `{near}`? {hint}")),
+        (Some((_, Some(near))), None) => Some(format!("did you mean `{near}`?")),
+        (_, hint) => hint,
+    };
+    pinned
 }
 
 /// Whether `message` is plugin `name` complaining about its settings in
@@ -194,13 +234,12 @@ mod tests {
         assert_eq!(key_line(TOML, 3, "mode"), None);
     }
 
-    #[test]
-    fn a_settings_error_is_told_once_at_its_line() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("book.toml"), TOML).unwrap();
-        let config = BookConfig {
+    /// A book whose book.toml is [`TOML`], in `dir`.
+    fn config(dir: &std::path::Path) -> BookConfig {
+        std::fs::write(dir.join("book.toml"), TOML).unwrap();
+        BookConfig {
             id: "b".into(),
-            dir: dir.path().to_path_buf(),
+            dir: dir.to_path_buf(),
             file: "books/b/book.toml".into(),
             title: Default::default(),
             subtitle: Default::default(),
@@ -212,7 +251,7 @@ mod tests {
             theme: "classic".into(),
             posts: Vec::new(),
             about: None,
-            posts_dir: dir.path().to_path_buf(),
+            posts_dir: dir.to_path_buf(),
             print: Default::default(),
             plugins: vec![PluginConfig {
                 name: "glossary".into(),
@@ -220,7 +259,48 @@ mod tests {
                 line: 3,
             }],
             plugin_dir: None,
-        };
+            parts: Vec::new(),
+            opening: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_configure_error_is_pinned_once_to_its_key_with_a_suggestion() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = config(dir.path());
+        let error = Diagnostic::error(
+            "plugin `glossary` (built into stoa): bad plugin settings: unknown field `headng`, \
+             expected one of `headings`, `title`",
+        );
+        let pinned = pin_configure(&config, error.clone());
+        assert_eq!(pinned.file.as_deref(), Some("books/b/book.toml"));
+        assert_eq!(pinned.line, Some(5));
+        assert!(
+            pinned.message.starts_with("plugin `glossary`: bad plugin"),
+            "{}",
+            pinned.message
+        );
+        assert_eq!(pinned.hint.as_deref(), Some("did you mean `headings`?"));
+        // Met by a second edition: the build shows it once, unchanged.
+        let mut reported = Reported::default();
+        let none = || Vec::new();
+        let shown = reported.settle(Some(&config), vec![pinned.clone()], &none);
+        assert_eq!(shown, vec![pinned.clone()]);
+        assert!(
+            reported
+                .settle(Some(&config), vec![pin_configure(&config, error)], &none)
+                .is_empty()
+        );
+        // A warning stays a warning, at the table when it names no key.
+        let warning = Diagnostic::warning("plugin `glossary`: nothing to do");
+        let pinned = pin_configure(&config, warning);
+        assert_eq!((pinned.line, pinned.is_error()), (Some(3), false));
+    }
+
+    #[test]
+    fn a_settings_error_is_told_once_at_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = config(dir.path());
         let error = |post: &str| {
             Diagnostic::error(
                 "plugin `glossary` (/x/libstoa_plugin_glossary.so): [plugins.glossary] in \

@@ -1,10 +1,11 @@
 //! What to build, and building it: books × languages × formats, in parallel.
 
+use crate::cache::Cache;
 use crate::output::write_atomically;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use stoa_book::{BookConfig, Edition, load_config, load_editions};
+use stoa_book::{BookConfig, Edition, load_config};
 use stoa_doc::{ChapterKind, Diagnostic, IdIndex, NotesPlan};
 pub use stoa_render::Format;
 use stoa_render::{Output, PageMap, RenderContext, Renderer, Theme};
@@ -129,8 +130,22 @@ impl Report {
 /// Where a build tells what it does.
 pub type Sink<'a> = &'a (dyn Fn(Event) + Sync);
 
-/// Builds what `options` asks for, telling `sink` as it goes.
+/// Builds what `options` asks for, telling `sink` as it goes. What the
+/// cache in the output folder shows unchanged since the last build is
+/// neither rendered nor written (see `crate::cache`).
 pub fn build(options: &BuildOptions, sink: Sink) -> Report {
+    build_cached(options, sink, &mut Cache::default())
+}
+
+/// Builds like [`build`], but makes every artifact again whatever the cache
+/// says (`stoa build --force`); the cache is then written afresh.
+pub fn build_forced(options: &BuildOptions, sink: Sink) -> Report {
+    build_cached(options, sink, &mut Cache::forced(&options.out_dir))
+}
+
+/// A build that reads and updates `cache` (read from the output folder
+/// unless it already holds that folder's store).
+pub(crate) fn build_cached(options: &BuildOptions, sink: Sink, cache: &mut Cache) -> Report {
     // One build per output folder at a time; what an interrupted build left
     // is removed before anything new is written.
     let _lock = match crate::guard::OutputLock::acquire(&options.out_dir) {
@@ -142,22 +157,22 @@ pub fn build(options: &BuildOptions, sink: Sink) -> Report {
         }
     };
     crate::guard::remove_leftovers(&options.out_dir);
+    // Read under the lock: another build may be writing it until then.
+    cache.attach(&options.out_dir);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.unwrap_or(0))
         .build();
-    match pool {
-        Ok(pool) => pool.install(|| build_in_pool(options, sink)),
+    let report = match pool {
+        Ok(pool) => pool.install(|| build_or_check_with(options, sink, None, Some(&mut *cache))),
         Err(e) => {
             let mut report = Report::default();
             let error = Diagnostic::error(format!("cannot start worker threads: {e}"));
             report.fail(sink, "build", vec![error]);
             report
         }
-    }
-}
-
-fn build_in_pool(options: &BuildOptions, sink: Sink) -> Report {
-    build_or_check(options, sink, None)
+    };
+    cache.finish(&options.out_dir, report.ok());
+    report
 }
 
 /// A build, or with `check` set, everything a build validates without
@@ -166,6 +181,16 @@ pub(crate) fn build_or_check(
     options: &BuildOptions,
     sink: Sink,
     check: Option<crate::check::Depth>,
+) -> Report {
+    build_or_check_with(options, sink, check, None)
+}
+
+/// [`build_or_check`], skipping what `cache` shows unchanged.
+fn build_or_check_with(
+    options: &BuildOptions,
+    sink: Sink,
+    check: Option<crate::check::Depth>,
+    cache: Option<&mut Cache>,
 ) -> Report {
     let mut report = Report::default();
     let configs = match select_books(options) {
@@ -179,13 +204,27 @@ pub(crate) fn build_or_check(
     if crate::translations::report_stale(options, &chosen, sink, &mut report) {
         return report;
     }
+    // What the cache shows unchanged: those books are not even loaded. The
+    // download page needs every edition's entry when its own list is gone.
+    let mut incr = cache.map(|cache| {
+        let load_all = options.site && !cache.site().is_some_and(|m| m.intact(&options.out_dir));
+        let plan = crate::incremental::Plan::new(options, &chosen, cache, load_all);
+        crate::incremental::Incremental::new(cache, plan)
+    });
+    let fresh_books: Vec<String> = incr
+        .as_ref()
+        .map_or_else(Vec::new, |i| i.plan.fresh_books().to_vec());
     let mut editions = Vec::new();
     let loaded: Vec<_> = configs
         .par_iter()
         .map(|config| match config {
+            Ok(config) if fresh_books.contains(&config.id) => {
+                (Some(config), Vec::new(), Vec::new())
+            }
             Ok(config) => {
                 let langs = (!options.languages.is_empty()).then_some(options.languages.as_slice());
-                let editions = load_editions(config, langs, options.source_date_epoch);
+                // Loaded with the book's plugins run (crate::plugins).
+                let editions = crate::plugins::load_editions(options, config, langs);
                 (Some(config), editions, Vec::new())
             }
             Err(errors) => (None, Vec::new(), errors.clone()),
@@ -198,13 +237,6 @@ pub(crate) fn build_or_check(
                 .into_par_iter()
                 .map(|(lang, result)| {
                     let result = result
-                        .and_then(|e| {
-                            crate::plugins::run_plugins(
-                                options,
-                                config.expect("a loaded config"),
-                                e,
-                            )
-                        })
                         .map(draw_diagrams)
                         .map(|e| place_note_calls(config.expect("a loaded config"), e));
                     (lang, result)
@@ -245,7 +277,19 @@ pub(crate) fn build_or_check(
         crate::check::validate(options, &editions, depth, sink, &mut report);
         return report;
     }
-    if options.site && !editions.is_empty() {
+    let mut site_key = None;
+    let mut site_fresh = false;
+    if let Some(incr) = incr.as_mut() {
+        incr.replay_warnings(sink, &mut report);
+        incr.record_editions(options, &editions);
+        site_key = incr.site_key(options, &configs, !report.ok());
+        site_fresh = site_key.as_ref().is_some_and(|k| {
+            incr.cache
+                .site()
+                .is_some_and(|m| m.fresh(&options.out_dir, k))
+        });
+    }
+    if options.site && !editions.is_empty() && !site_fresh {
         // The page lists every file with its SHA-256: until it is written
         // again, last, from the files on disk, no page is better than one
         // whose sums an interrupted build made wrong. (With no edition to
@@ -255,8 +299,19 @@ pub(crate) fn build_or_check(
             return report;
         }
     }
-    let page_counts = render_all(options, &editions, sink, &mut report);
-    write_site(options, &editions, &page_counts, sink, &mut report);
+    let page_counts = render_all(options, &editions, sink, &mut report, incr.as_mut());
+    if !site_fresh {
+        let site_key = site_key.filter(|_| report.ok());
+        write_site(
+            options,
+            &editions,
+            &page_counts,
+            sink,
+            &mut report,
+            incr,
+            site_key,
+        );
+    }
     report
 }
 
@@ -268,23 +323,62 @@ fn write_site(
     page_counts: &PageCounts,
     sink: Sink,
     report: &mut Report,
+    mut incr: Option<crate::incremental::Incremental>,
+    site_key: Option<crate::cache::Key>,
 ) {
+    if let Some(incr) = incr.as_mut() {
+        incr.forget_others(options);
+    }
     if !options.site {
         return;
     }
+    // The thumbnails the cache shows unchanged are not drawn again.
+    let thumbnails: Vec<(Option<crate::cache::Key>, bool)> = editions
+        .iter()
+        .map(|(config, edition)| match incr.as_ref() {
+            Some(incr) => incr.thumbnails(options, config, &edition.book.lang),
+            None => (None, false),
+        })
+        .collect();
     let entries: Vec<Result<Option<stoa_site::SiteEntry>, Vec<Diagnostic>>> = editions
         .par_iter()
-        .map(|(config, edition)| {
+        .zip(&thumbnails)
+        .map(|((config, edition), (_, fresh))| {
             let pages = page_counts
                 .get(&(config.id.clone(), edition.book.lang.clone()))
                 .copied();
-            site_entry(options, config, edition, pages)
+            site_entry(options, config, edition, pages, *fresh)
         })
         .collect();
     let mut listed = Vec::new();
-    for entry in entries {
+    for ((entry, (key, fresh)), (config, edition)) in
+        entries.into_iter().zip(thumbnails).zip(editions)
+    {
         match entry {
-            Ok(Some(entry)) => listed.push(entry),
+            Ok(Some(entry)) => {
+                if let (Some(incr), false) = (incr.as_mut(), fresh) {
+                    let drawn: Vec<PathBuf> = [&entry.cover, &entry.cover_2x]
+                        .into_iter()
+                        .flatten()
+                        .map(|p| options.out_dir.join(p))
+                        .collect();
+                    let made = key.and_then(|key| {
+                        let path = drawn.first()?.clone();
+                        crate::cache::Made::new(
+                            &options.out_dir,
+                            key,
+                            path,
+                            0,
+                            &drawn,
+                            Vec::new(),
+                            None,
+                        )
+                    });
+                    let id = crate::incremental::edition_id(&config.id, &edition.book.lang);
+                    incr.cache.set_thumbnails(id, made);
+                }
+                listed.push(entry)
+            }
             Ok(None) => {}
             Err(errors) => report.fail(sink, "download page", errors),
         }
@@ -293,11 +387,41 @@ fn write_site(
     crate::site::keep_page_counts(options, &mut listed);
     // A partial build lists what earlier builds left in the folder too.
     let listed = crate::site::with_previous(options, listed);
+    if let Some(incr) = incr.as_mut() {
+        incr.cache.set_site(None);
+    }
     if listed.is_empty() {
         return;
     }
-    if let Err(error) = stoa_site::write_site(&options.out_dir, &listed) {
-        report.fail(sink, "download page", vec![error]);
+    match stoa_site::write_site(&options.out_dir, &listed) {
+        Ok(mut written) => {
+            // Remembered only when this build made everything it planned.
+            written.push(options.out_dir.join(stoa_site::MANIFEST));
+            // The page lists the files it found: one removed or changed
+            // by hand (a PDF deleted) makes it stale.
+            for entry in &listed {
+                let files = entry
+                    .files
+                    .iter()
+                    .chain(&entry.cover)
+                    .chain(&entry.cover_2x);
+                written.extend(files.chain(&entry.web).map(|f| options.out_dir.join(f)));
+            }
+            let index = options.out_dir.join(stoa_site::INDEX_HTML);
+            if let (Some(incr), Some(key), true) = (incr.as_mut(), site_key, report.ok()) {
+                let made = crate::cache::Made::new(
+                    &options.out_dir,
+                    key,
+                    index,
+                    0,
+                    &written,
+                    Vec::new(),
+                    None,
+                );
+                incr.cache.set_site(made);
+            }
+        }
+        Err(error) => report.fail(sink, "download page", vec![error]),
     }
 }
 
@@ -347,6 +471,7 @@ fn site_entry(
     config: &BookConfig,
     edition: &Edition,
     pages: Option<usize>,
+    thumbnails_fresh: bool,
 ) -> Result<Option<stoa_site::SiteEntry>, Vec<Diagnostic>> {
     let book = &edition.book;
     let stem = format!("{}-{}", config.id, book.lang);
@@ -367,6 +492,12 @@ fn site_entry(
         return Ok(None);
     }
     let (cover, cover_2x) = match cover_painter() {
+        // Drawn by an earlier build from the same edition and theme, and
+        // still as it left them.
+        Some(_) if thumbnails_fresh => (
+            Some(PathBuf::from(&config.id).join(format!("{stem}-cover.png"))),
+            Some(PathBuf::from(&config.id).join(format!("{stem}-cover-2x.png"))),
+        ),
         Some(painter) => {
             let (notes, ids) = (NotesPlan::of(book), IdIndex::default());
             let theme = theme_dir(options, config)?;
@@ -380,6 +511,7 @@ fn site_entry(
                 emit_sources: false,
                 pages: None,
                 alternates: &[],
+                layout: &edition.layout,
             };
             let png = painter.cover_png(&ctx, THUMBNAIL_PIXELS_PER_PT)?;
             let cover = PathBuf::from(&config.id).join(format!("{stem}-cover.png"));
@@ -522,6 +654,7 @@ impl Prepared<'_> {
             emit_sources: options.emit_sources,
             pages,
             alternates: &self.alternates,
+            layout: &self.edition.layout,
         }
     }
 
@@ -539,6 +672,34 @@ pub(crate) fn prepare<'a>(
     config: &'a BookConfig,
     edition: &'a Edition,
 ) -> Result<Prepared<'a>, Vec<Diagnostic>> {
+    // The EPUB's and the web edition's cover is the print edition's first
+    // page, drawn once for both, so that every edition looks alike.
+    let wants_cover = options.formats.iter().any(|&f| !renderer(f).draws_covers());
+    let cover = if wants_cover {
+        CoverPlan::Draw
+    } else {
+        CoverPlan::Skip
+    };
+    prepare_with(options, config, edition, cover)
+}
+
+/// Where an edition's cover comes from.
+pub(crate) enum CoverPlan {
+    /// No format of this build that is made needs one.
+    Skip,
+    /// Drawn by an earlier build of this session.
+    Known(Vec<u8>),
+    /// To be drawn now.
+    Draw,
+}
+
+/// [`prepare`], with the cover as `cover` says.
+fn prepare_with<'a>(
+    options: &BuildOptions,
+    config: &'a BookConfig,
+    edition: &'a Edition,
+    cover: CoverPlan,
+) -> Result<Prepared<'a>, Vec<Diagnostic>> {
     let mut prepared = Prepared {
         config,
         edition,
@@ -548,12 +709,13 @@ pub(crate) fn prepare<'a>(
         cover: None,
         alternates: Vec::new(),
     };
-    // The EPUB's and the web edition's cover is the print edition's first
-    // page, drawn once for both, so that every edition looks alike.
-    let wants_cover = options.formats.iter().any(|&f| !renderer(f).draws_covers());
-    if let (true, Some(painter)) = (wants_cover, cover_painter()) {
-        let png = painter.cover_png(&prepared.context(options), COVER_PIXELS_PER_PT)?;
-        prepared.cover = Some(png);
+    match (cover, cover_painter()) {
+        (CoverPlan::Known(png), _) => prepared.cover = Some(png),
+        (CoverPlan::Draw, Some(painter)) => {
+            let png = painter.cover_png(&prepared.context(options), COVER_PIXELS_PER_PT)?;
+            prepared.cover = Some(png);
+        }
+        _ => {}
     }
     Ok(prepared)
 }
@@ -561,6 +723,8 @@ pub(crate) fn prepare<'a>(
 struct Job<'a> {
     prepared: &'a Prepared<'a>,
     format: Format,
+    /// Write the files even when they hold these bytes (`--force`).
+    rewrite: bool,
 }
 
 impl Job<'_> {
@@ -584,10 +748,24 @@ fn render_all(
     editions: &[(&BookConfig, Edition)],
     sink: Sink,
     report: &mut Report,
+    mut incr: Option<&mut crate::incremental::Incremental>,
 ) -> PageCounts {
+    // What the cache says of each edition: which formats are fresh, the
+    // page map and the cover it still holds.
+    let works: Vec<crate::incremental::Work> = editions
+        .iter()
+        .map(|(config, edition)| match incr.as_deref_mut() {
+            Some(incr) => incr.work(options, config, &edition.book.lang),
+            None => crate::incremental::Work::cold(options),
+        })
+        .collect();
     let prepared: Vec<_> = editions
         .par_iter()
-        .map(|(config, edition)| prepare(options, config, edition))
+        .zip(works)
+        .map(|((config, edition), mut work)| {
+            let cover = work.cover.take().unwrap_or(CoverPlan::Skip);
+            prepare_with(options, config, edition, cover).map(|p| (p, work))
+        })
         .collect();
     let mut ready = Vec::new();
     for result in prepared {
@@ -598,17 +776,24 @@ fn render_all(
     }
     let books = ready
         .iter()
-        .map(|p| (p.config.id.as_str(), &p.edition.book));
+        .map(|(p, _)| (p.config.id.as_str(), &p.edition.book));
     let alternates = crate::translations::alternates(books);
-    for (p, alternates) in ready.iter_mut().zip(alternates) {
+    for ((p, _), alternates) in ready.iter_mut().zip(alternates) {
         p.alternates = alternates;
     }
-    sink(Event::Planned(ready.len() * options.formats.len()));
+    let replayed = incr.as_ref().map_or(0, |i| i.replayed_count(options));
+    let rewrite = incr.as_ref().is_some_and(|i| i.cache.rewrite);
+    sink(Event::Planned(
+        (ready.len() * options.formats.len()) + replayed,
+    ));
+    if let Some(incr) = incr.as_deref_mut() {
+        incr.replay_artifacts(options, sink, report);
+    }
     // Per edition, the formats that map pages (the PDF) come first: the
     // others mark the print pages with their map. Editions run in parallel.
     let results: Vec<_> = ready
         .par_iter()
-        .flat_map_iter(|prepared| {
+        .flat_map_iter(|(prepared, work)| {
             let key = (
                 prepared.config.id.clone(),
                 prepared.edition.book.lang.clone(),
@@ -617,34 +802,75 @@ fn render_all(
                 .formats
                 .iter()
                 .partition(|&&f| renderer(f).maps_pages());
+            // A fresh PDF is rendered again (and, its bytes the same, not
+            // written) only when a stale format needs its page map and no
+            // earlier build of this session kept it.
+            let rest_stale = rest.iter().any(|&f| work.fresh(f).is_none());
             let mut pages = None;
             let mut results = Vec::new();
             for format in first {
-                let result = run_reported(options, &Job { prepared, format }, None, sink);
-                if let Ok((_, _, Some(map))) = &result {
+                let result = match work.fresh(format) {
+                    Some(made) if !rest_stale || work.page_map.is_some() => {
+                        pages = work.page_map.clone();
+                        cached(prepared, format, made, sink)
+                    }
+                    _ => run_reported(
+                        options,
+                        &Job {
+                            prepared,
+                            format,
+                            rewrite,
+                        },
+                        None,
+                        sink,
+                    ),
+                };
+                if let Ok(done) = &result
+                    && let Some(map) = &done.pages
+                {
                     pages = Some(map.clone());
                 }
-                results.push(result);
+                results.push((format, result));
             }
             let later: Vec<_> = rest
                 .par_iter()
                 .map(|&format| {
-                    run_reported(options, &Job { prepared, format }, pages.as_ref(), sink)
+                    let result = match work.fresh(format) {
+                        Some(made) => cached(prepared, format, made, sink),
+                        None => run_reported(
+                            options,
+                            &Job {
+                                prepared,
+                                format,
+                                rewrite,
+                            },
+                            pages.as_ref(),
+                            sink,
+                        ),
+                    };
+                    (format, result)
                 })
                 .collect();
             results.extend(later);
             results.into_iter().map(move |r| (key.clone(), r))
         })
         .collect();
+    if let Some(incr) = incr {
+        let covers = ready
+            .iter()
+            .filter_map(|(p, w)| Some((w.cover_key.clone()?, p.cover.clone()?)));
+        incr.record_covers(covers);
+        incr.record_results(options, &results);
+    }
     let mut page_counts = PageCounts::new();
-    for (key, result) in results {
+    for (key, (_, result)) in results {
         match result {
-            Ok((artifact, warnings, map)) => {
-                if let Some(count) = map.as_ref().and_then(PageMap::page_count) {
+            Ok(done) => {
+                if let Some(count) = done.page_count {
                     page_counts.insert(key, count);
                 }
-                report.artifacts.push(artifact);
-                report.warnings.extend(warnings);
+                report.artifacts.push(done.artifact);
+                report.warnings.extend(done.warnings);
             }
             // Already shown by `run_reported`.
             Err(errors) => report.errors.extend(errors),
@@ -654,8 +880,45 @@ fn render_all(
     page_counts
 }
 
-/// What one job made: the artifact, its warnings, and its page map.
-type JobResult = Result<(Artifact, Vec<Diagnostic>, Option<PageMap>), Vec<Diagnostic>>;
+/// What one job made.
+pub(crate) struct JobDone {
+    /// The artifact.
+    pub(crate) artifact: Artifact,
+    /// The renderer's warnings.
+    pub(crate) warnings: Vec<Diagnostic>,
+    /// The page map a paged renderer made (not told again from the cache).
+    pub(crate) pages: Option<PageMap>,
+    /// The PDF's page count.
+    pub(crate) page_count: Option<usize>,
+    /// Every file written for it: the artifact, and the sources beside it.
+    pub(crate) files: Vec<PathBuf>,
+    /// True when the cache told it and nothing was rendered.
+    pub(crate) cached: bool,
+}
+
+/// What one job made, or why it failed.
+pub(crate) type JobResult = Result<JobDone, Vec<Diagnostic>>;
+
+/// One job's result with its edition (book id, language) and format.
+pub(crate) type EditionJob = ((String, String), (Format, JobResult));
+
+/// An artifact the cache shows unchanged: told to the sink as built, its
+/// warnings told again, nothing rendered or written.
+fn cached(prepared: &Prepared, format: Format, made: &crate::cache::Made, sink: Sink) -> JobResult {
+    for warning in &made.warnings {
+        sink(Event::Warning(warning));
+    }
+    let artifact = made.artifact(&prepared.config.id, &prepared.edition.book.lang, format);
+    sink(Event::Built(&artifact));
+    Ok(JobDone {
+        artifact,
+        warnings: made.warnings.clone(),
+        pages: None,
+        page_count: made.page_count,
+        files: Vec::new(),
+        cached: true,
+    })
+}
 
 /// [`run_job`], telling the sink how it went.
 fn run_reported(
@@ -675,7 +938,7 @@ fn run_reported(
         )));
     }
     match &result {
-        Ok((artifact, _, _)) => sink(Event::Built(artifact)),
+        Ok(done) => sink(Event::Built(&done.artifact)),
         Err(errors) => sink(Event::Failed(&job.name(), errors)),
     }
     result
@@ -688,14 +951,16 @@ fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sin
         sink(Event::Warning(warning));
     }
     let path = job.path(&options.out_dir, &rendered.output);
-    match &rendered.output {
-        Output::File(bytes) => write(&path, bytes)?,
-        Output::Folder(files) => write_folder(&path, files)?,
-    }
+    let mut written = match &rendered.output {
+        Output::File(bytes) => write_unless_same(&path, bytes, job.rewrite)?,
+        Output::Folder(files) => write_folder(&path, files, job.rewrite)?,
+    };
+    let mut files = vec![path.clone()];
     for (ext, bytes) in &rendered.sources {
         let stem = job.prepared.stem();
         let source = path.with_file_name(format!("{stem}.{ext}"));
-        write(&source, bytes)?;
+        written |= write_unless_same(&source, bytes, job.rewrite)?;
+        files.push(source);
     }
     let artifact = Artifact {
         book: job.prepared.config.id.clone(),
@@ -704,27 +969,57 @@ fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sin
         path,
         bytes: rendered.output.bytes(),
         seconds: started.elapsed().as_secs_f64(),
-        written: true,
+        written,
     };
-    Ok((artifact, rendered.warnings, rendered.pages))
+    let page_count = rendered.pages.as_ref().and_then(PageMap::page_count);
+    Ok(JobDone {
+        artifact,
+        warnings: rendered.warnings,
+        pages: rendered.pages,
+        page_count,
+        files,
+        cached: false,
+    })
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), Vec<Diagnostic>> {
+/// Writes `bytes` to `path` unless the file already holds exactly them (a
+/// file left alone keeps its time, for the tools that watch the output);
+/// true when it wrote.
+fn write(path: &Path, bytes: &[u8]) -> Result<bool, Vec<Diagnostic>> {
+    write_unless_same(path, bytes, false)
+}
+
+/// [`write`], or with `rewrite`, writes whatever the file holds.
+fn write_unless_same(path: &Path, bytes: &[u8], rewrite: bool) -> Result<bool, Vec<Diagnostic>> {
+    if !rewrite && crate::cache::holds(path, bytes) {
+        return Ok(false);
+    }
     write_atomically(path, bytes).map_err(|e| {
         vec![Diagnostic::error(format!(
             "cannot write {}: {e}",
             path.display()
         ))]
-    })
+    })?;
+    Ok(true)
 }
 
-fn write_folder(path: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Vec<Diagnostic>> {
+/// Replaces the folder at `path` with `files` unless it holds exactly them;
+/// true when it wrote.
+fn write_folder(
+    path: &Path,
+    files: &[(String, Vec<u8>)],
+    rewrite: bool,
+) -> Result<bool, Vec<Diagnostic>> {
+    if !rewrite && crate::cache::folder_holds(path, files) {
+        return Ok(false);
+    }
     crate::output::replace_folder(path, files).map_err(|e| {
         vec![Diagnostic::error(format!(
             "cannot write {}: {e}",
             path.display()
         ))]
-    })
+    })?;
+    Ok(true)
 }
 
 /// The book's theme: the folder `themes/<name>/` when there is one, else

@@ -3,50 +3,160 @@
 //! of its own when its `[plugins.<name>]` table says `isolate = true`.
 
 use crate::plan::BuildOptions;
+use rayon::prelude::*;
 use std::ffi::OsStr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use stoa_book::rewrite::{PostSource, RewrittenSource, SourceHook};
 use stoa_book::{BookConfig, Edition, PluginConfig};
 use stoa_doc::Diagnostic;
-use stoa_plugin_host::{Isolation, PluginRun, SearchPath};
+use stoa_plugin_host::{Isolation, PluginRun, PluginSession, SearchPath};
 
 /// How long one hook of an isolated plugin may take unless `time-limit` says.
 const DEFAULT_TIME_LIMIT: f64 = 60.0;
 /// The longest `time-limit` accepted: a day is a typo, not a plan.
 const MAX_TIME_LIMIT: f64 = 3600.0;
 
-/// Runs the book's plugins, in the order of its `[plugins.<name>]` tables,
-/// over one edition. A failure of any kind, even a panic in the host, fails
-/// this edition only.
-pub(crate) fn run_plugins(
+/// Loads the editions of `config` in `langs` (all when `None`) and runs the
+/// book's plugins over each, in the order of its `[plugins.<name>]` tables:
+/// every plugin's `configure` first (settings checked once, before any post
+/// is read), then each post's Markdown through the `source` hooks as it is
+/// loaded, then `transform`, `finish` and `styles`. A failure of any kind,
+/// even a panic in the host, fails that edition only.
+pub(crate) fn load_editions(
     options: &BuildOptions,
     config: &BookConfig,
-    edition: Edition,
-) -> Result<Edition, Vec<Diagnostic>> {
+    langs: Option<&[String]>,
+) -> Vec<(String, Result<Edition, Vec<Diagnostic>>)> {
+    let epoch = options.source_date_epoch;
     if config.plugins.is_empty() {
-        return Ok(edition);
+        return stoa_book::load_editions(config, langs, epoch);
     }
-    let lang = edition.book.lang.clone();
-    catch_unwind(AssertUnwindSafe(|| run(options, config, edition))).unwrap_or_else(|_| {
-        Err(vec![
-            Diagnostic::error(format!(
-                "running the plugins of this book in {lang} failed inside stoa"
-            ))
-            .in_file(&config.file)
-            .with_hint(
-                "this is a bug in stoa: please report it; `isolate = true` in a plugin's \
-                 table may work around it",
-            ),
-        ])
-    })
+    // Languages in parallel, as the renderers after them.
+    config
+        .languages
+        .par_iter()
+        .filter(|l| langs.is_none_or(|want| want.contains(&l.tag)))
+        .map(|language| {
+            let lang = language.tag.clone();
+            let edition = catch_unwind(AssertUnwindSafe(|| {
+                edition(options, config, &lang, &language.labels)
+            }))
+            .unwrap_or_else(|_| {
+                Err(vec![
+                    Diagnostic::error(format!(
+                        "running the plugins of this book in {lang} failed inside stoa"
+                    ))
+                    .in_file(&config.file)
+                    .with_hint(
+                        "this is a bug in stoa: please report it; `isolate = true` in a \
+                         plugin's table may work around it",
+                    ),
+                ])
+            });
+            (lang, edition)
+        })
+        .collect()
 }
 
-fn run(
+/// One edition, its plugins run.
+fn edition(
     options: &BuildOptions,
     config: &BookConfig,
-    mut edition: Edition,
+    lang: &str,
+    labels: &stoa_doc::Labels,
 ) -> Result<Edition, Vec<Diagnostic>> {
+    let load = |hook: Option<&dyn SourceHook>| {
+        let langs = [lang.to_string()];
+        stoa_book::load_editions_with(config, Some(&langs), options.source_date_epoch, hook)
+            .pop()
+            .map(|(_, edition)| edition)
+            .unwrap_or_else(|| Err(Vec::new()))
+    };
+    let runs = match load_plugins(options, config) {
+        Ok(runs) => runs,
+        Err(mut errors) => {
+            // The posts are still read: one run reports every mistake.
+            if let Err(more) = load(None) {
+                errors.extend(more);
+            }
+            return Err(errors);
+        }
+    };
+    let session = PluginSession::new(&runs, lang, &config.id, labels);
+    let settings_warnings = match session.configure() {
+        Ok(warnings) => warnings,
+        Err(errors) => {
+            // Wrong settings: no plugin runs, but the posts are still read,
+            // so that one run reports every mistake.
+            let mut errors: Vec<Diagnostic> = errors
+                .into_iter()
+                .map(|d| crate::diagnostics::pin_configure(config, d))
+                .collect();
+            if let Err(more) = load(None) {
+                errors.extend(more);
+            }
+            return Err(errors);
+        }
+    };
+    let hook = Rewriter(&session);
+    let mut edition = load(
+        session
+            .has_source_hooks()
+            .then_some(&hook as &dyn SourceHook),
+    )?;
+    let mut before = edition.book.assets.clone();
+    let mut roots = edition.roots.clone();
+    let (book, warnings) = session.apply_checked(edition.book, |plugin, book| {
+        // Raw output and added files are checked right after the plugin
+        // that wrote them, so that the error names it.
+        let mut found = crate::raw_check::check(book, plugin.name());
+        let dir = (!plugin.is_builtin())
+            .then(|| plugin.path().parent())
+            .flatten();
+        found.extend(crate::plugin_assets::check(
+            plugin.name(),
+            dir,
+            &before,
+            &book.assets,
+            &mut roots,
+            &config.file,
+        ));
+        before.clone_from(&book.assets);
+        found
+    })?;
+    edition.roots = roots;
+    // A plugin may nest deeper than Markdown can; the renderers recurse.
+    stoa_doc::check_depth(&book)?;
+    edition.book = book;
+    let settings_warnings = settings_warnings
+        .into_iter()
+        .map(|d| crate::diagnostics::pin_configure(config, d));
+    edition.warnings.extend(settings_warnings.chain(warnings));
+    Ok(edition)
+}
+
+/// The plugins' `source` hooks, as stoa-book calls them on each post.
+struct Rewriter<'a>(&'a PluginSession<'a>);
+
+impl SourceHook for Rewriter<'_> {
+    fn rewrite(&self, post: PostSource<'_>) -> Result<RewrittenSource, Vec<Diagnostic>> {
+        let done = self.0.source(post.slug, Some(post.file), post.markdown)?;
+        Ok(RewrittenSource {
+            markdown: done.markdown,
+            line_map: done.line_map,
+            warnings: done.warnings,
+        })
+    }
+}
+
+/// The book's plugins, loaded (or started isolated) in book.toml's order;
+/// the errors at each failing table's line.
+fn load_plugins(
+    options: &BuildOptions,
+    config: &BookConfig,
+) -> Result<Vec<PluginRun>, Vec<Diagnostic>> {
     let search = search_path(options, config.plugin_dir.as_deref());
     let mut runs = Vec::new();
     let mut errors = Vec::new();
@@ -69,15 +179,11 @@ fn run(
             Err(error) => errors.push(at(error)),
         }
     }
-    if !errors.is_empty() {
-        return Err(errors);
+    if errors.is_empty() {
+        Ok(runs)
+    } else {
+        Err(errors)
     }
-    let (book, warnings) = stoa_plugin_host::apply(&runs, edition.book)?;
-    // A plugin may nest deeper than Markdown can; the renderers recurse.
-    stoa_doc::check_depth(&book)?;
-    edition.book = book;
-    edition.warnings.extend(warnings);
-    Ok(edition)
 }
 
 /// Where a build with `options` looks for plugins: `--plugin-dir`,

@@ -4,10 +4,12 @@
 mod check;
 mod new;
 mod plugin_list;
+mod plugin_new;
 mod progress;
 mod signals;
 mod theme;
 mod translations;
+mod watch;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -38,11 +40,19 @@ enum Command {
     /// List the plugins stoa can find (built in, in plugin folders, in each
     /// book's `plugin-dir`), with their versions, ABI and hooks.
     Plugins(plugin_list::PluginsArgs),
+    /// Work with plugins: `new` starts a plugin crate that builds, passes
+    /// its test and loads at once.
+    #[command(subcommand)]
+    Plugin(plugin_new::PluginCommand),
     /// Work with themes: `export` writes the built-in one out to change it.
     Theme(theme::ThemeArgs),
     /// Serve the output folder over HTTP, read-only, for preview and for
     /// devices on the same network.
     Serve(ServeArgs),
+    /// Build, then build again on every change to the books, themes and
+    /// plugins, redoing only what the change affects (`--serve`: with a
+    /// live preview in the browser).
+    Watch(watch::WatchArgs),
     /// Show, per book, which translations are up to date, stale, missing.
     Status(translations::StatusArgs),
     /// Work with translations: `mark` records that one is up to date.
@@ -73,6 +83,8 @@ struct ServeArgs {
     /// Print nothing per request.
     #[arg(short, long)]
     quiet: bool,
+    #[command(flatten)]
+    watch: watch::ServeWatchArgs,
 }
 
 #[derive(clap::Args)]
@@ -109,6 +121,10 @@ struct BuildArgs {
     /// Fail when a translation is stale (its source changed since it was marked).
     #[arg(long)]
     deny_stale: bool,
+    /// Make every file again, ignoring the build cache in the output folder
+    /// (`<out>/.cache/stoa/`), which otherwise skips what did not change.
+    #[arg(long)]
+    force: bool,
     /// Look for plugins in this folder first (repeatable); then STOA_PLUGIN_PATH,
     /// a book's `plugin-dir`, the plugins built into stoa, and the folder of
     /// the stoa executable.
@@ -149,8 +165,10 @@ fn main() -> ExitCode {
         Command::Build(args) => build(args),
         Command::Check(args) => check::run(args),
         Command::Serve(args) => serve(args),
+        Command::Watch(args) => watch::run(args),
         Command::New(args) => new::run(args),
         Command::Plugins(args) => plugin_list::run(args),
+        Command::Plugin(command) => plugin_new::run(command),
         Command::Theme(args) => theme::run(args),
         Command::Status(args) => translations::status(args),
         Command::Translations(args) => translations::translations(args),
@@ -173,6 +191,9 @@ fn main() -> ExitCode {
 }
 
 fn serve(args: ServeArgs) -> ExitCode {
+    if args.watch.on() {
+        return watch::serve(args);
+    }
     if !args.dir.join("index.html").is_file() {
         eprintln!(
             "error: {} has no index.html\n  help: run `stoa build` first, or pass --dir",
@@ -207,6 +228,30 @@ fn serve(args: ServeArgs) -> ExitCode {
 }
 
 fn build(args: BuildArgs) -> ExitCode {
+    let options = match build_options(&args) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
+    let verbosity = progress::Verbosity::from_flags(args.quiet, args.verbose);
+    let display = progress::Display::new(verbosity);
+    let building = signals::guard_build();
+    let report = if args.force {
+        stoa_build::build_forced(&options, &|event| display.event(event))
+    } else {
+        stoa_build::build(&options, &|event| display.event(event))
+    };
+    drop(building);
+    display.finish(&report);
+    if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// What `args` ask to build (shared by `stoa build` and `stoa watch`); the
+/// exit code when the environment is wrong (a bad SOURCE_DATE_EPOCH).
+fn build_options(args: &BuildArgs) -> Result<BuildOptions, ExitCode> {
     let source_date_epoch = match std::env::var("SOURCE_DATE_EPOCH") {
         Ok(v) => match v.trim().parse::<i64>() {
             Ok(n) => Some(n),
@@ -214,7 +259,7 @@ fn build(args: BuildArgs) -> ExitCode {
                 eprintln!(
                     "error: SOURCE_DATE_EPOCH is `{v}`, not a number of seconds\n  help: unset it or set it to e.g. 1717200000"
                 );
-                return ExitCode::from(2);
+                return Err(ExitCode::from(2));
             }
         },
         Err(_) => None,
@@ -225,31 +270,20 @@ fn build(args: BuildArgs) -> ExitCode {
     }
     formats.sort();
     formats.dedup();
-    let options = BuildOptions {
-        books_dir: args.books,
-        themes_dir: args.themes,
-        out_dir: args.out,
-        books: args.book,
-        languages: args.lang,
+    Ok(BuildOptions {
+        books_dir: args.books.clone(),
+        themes_dir: args.themes.clone(),
+        out_dir: args.out.clone(),
+        books: args.book.clone(),
+        languages: args.lang.clone(),
         formats,
         jobs: args.jobs.map(usize::from),
         emit_sources: args.emit_typst,
         source_date_epoch,
         site: !args.no_site,
         deny_stale: args.deny_stale,
-        plugin_dirs: args.plugin_dir,
+        plugin_dirs: args.plugin_dir.clone(),
         plugin_path: std::env::var_os("STOA_PLUGIN_PATH"),
         exe_dir: stoa_plugin_host::SearchPath::current_exe_dir(),
-    };
-    let verbosity = progress::Verbosity::from_flags(args.quiet, args.verbose);
-    let display = progress::Display::new(verbosity);
-    let building = signals::guard_build();
-    let report = stoa_build::build(&options, &|event| display.event(event));
-    drop(building);
-    display.finish(&report);
-    if report.ok() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    })
 }

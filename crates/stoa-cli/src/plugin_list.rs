@@ -24,16 +24,7 @@ fn search(cli_dirs: &[PathBuf], book_dir: Option<&std::path::Path>) -> SearchPat
 }
 
 fn hook_names(hooks: Hooks) -> String {
-    let names = [
-        ("transform", hooks.transform),
-        ("finish", hooks.finish),
-        ("styles", hooks.styles),
-    ];
-    let on: Vec<&str> = names
-        .iter()
-        .filter(|(_, on)| *on)
-        .map(|(n, _)| *n)
-        .collect();
+    let on = hooks.names();
     if on.is_empty() {
         "none".into()
     } else {

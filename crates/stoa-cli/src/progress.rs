@@ -61,15 +61,21 @@ impl Display {
                 state.done += 1;
                 // A web edition is a folder: say so the way `ls -F` does.
                 let slash = if artifact.path.is_dir() { "/" } else { "" };
+                // Left alone: its bytes were already these (see the cache).
+                let verb = if artifact.written {
+                    "built"
+                } else {
+                    "unchanged"
+                };
                 let line = if self.verbosity == Verbosity::Verbose {
                     format!(
-                        "built {}{slash} ({}, {:.2} s)",
+                        "{verb} {}{slash} ({}, {:.2} s)",
                         artifact.path.display(),
                         size(artifact.bytes),
                         artifact.seconds
                     )
                 } else {
-                    format!("built {}{slash}", artifact.path.display())
+                    format!("{verb} {}{slash}", artifact.path.display())
                 };
                 self.progress(&mut state, &line);
             }
@@ -132,7 +138,14 @@ impl Display {
         }
         let built = report.artifacts.len();
         let warnings = report.warnings.len();
-        if report.ok() {
+        let unchanged = report.artifacts.iter().filter(|a| !a.written).count();
+        if report.ok() && unchanged > 0 {
+            eprintln!(
+                "built {built} file{} ({unchanged} unchanged, left as they were), {warnings} warning{}",
+                plural(built),
+                plural(warnings)
+            );
+        } else if report.ok() {
             eprintln!(
                 "built {built} file{}, {warnings} warning{}",
                 plural(built),

@@ -281,8 +281,11 @@ fn each_code_block(blocks: &mut [Block], f: &mut dyn FnMut(&mut Block)) {
                     each_code_block(&mut item.blocks, f);
                 }
             }
-            Block::Heading { .. } | Block::Paragraph { .. } | Block::Table { .. } | Block::Rule => {
-            }
+            Block::Heading { .. }
+            | Block::Paragraph { .. }
+            | Block::Table { .. }
+            | Block::Rule
+            | Block::Raw { .. } => {}
         }
     }
 }

@@ -4,6 +4,7 @@
 pub mod compat;
 mod depth;
 mod diag;
+pub mod escape;
 mod ids;
 mod notes;
 mod page_ref;
@@ -35,7 +36,7 @@ pub const TREE_VERSION: u32 = 1;
 /// tree gains a field, a role, a block kind or a format. A plugin built
 /// against an older minor of the same major keeps working: the host lowers
 /// what it would not understand ([`compat`]).
-pub const TREE_MINOR: u32 = 1;
+pub const TREE_MINOR: u32 = 2;
 
 /// The tree version as a plugin descriptor's `tree_version` field holds it:
 /// the major in the low 16 bits and the minor above, so that a plugin built

@@ -327,6 +327,19 @@ pub enum Block {
         /// The content.
         blocks: Vec<Block>,
     },
+    /// Output written by a plugin for one format only, emitted as is by
+    /// that format's renderer after it checked the payload (well-formed
+    /// XHTML without script for `epub`, the same for `html`, Typst that
+    /// parses and stays in its slot for `pdf`), and dropped by every other
+    /// renderer. Post text must never be put here unescaped: see the SDK's
+    /// `escape` helpers. Since tree 1.2.
+    Raw {
+        /// The format's name ([`crate::Format::name`]): `epub`, `pdf` or
+        /// `html`; a name no renderer has is dropped everywhere.
+        format: String,
+        /// The code: an XHTML fragment, Typst markup or an HTML fragment.
+        payload: String,
+    },
 }
 
 /// An inline element.
@@ -400,9 +413,36 @@ pub enum Inline {
         /// The content.
         content: Vec<Inline>,
     },
+    /// Inline output written by a plugin for one format only; see
+    /// [`Block::Raw`]. Since tree 1.2.
+    Raw {
+        /// The format's name: `epub`, `pdf` or `html`.
+        format: String,
+        /// The code: an XHTML fragment, Typst markup or an HTML fragment.
+        payload: String,
+    },
+}
+
+impl Block {
+    /// A raw block of `payload` for the format named `format` (`epub`,
+    /// `pdf`, `html`).
+    pub fn raw(format: impl Into<String>, payload: impl Into<String>) -> Self {
+        Block::Raw {
+            format: format.into(),
+            payload: payload.into(),
+        }
+    }
 }
 
 impl Inline {
+    /// A raw inline of `payload` for the format named `format`.
+    pub fn raw(format: impl Into<String>, payload: impl Into<String>) -> Self {
+        Inline::Raw {
+            format: format.into(),
+            payload: payload.into(),
+        }
+    }
+
     /// Plain text.
     pub fn text(text: impl Into<String>) -> Self {
         Inline::Text { text: text.into() }

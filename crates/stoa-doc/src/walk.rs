@@ -29,7 +29,8 @@ impl Block {
             | Block::Paragraph { .. }
             | Block::Code { .. }
             | Block::Table { .. }
-            | Block::Rule => Vec::new(),
+            | Block::Rule
+            | Block::Raw { .. } => Vec::new(),
         }
     }
 
@@ -44,7 +45,8 @@ impl Block {
             | Block::Paragraph { .. }
             | Block::Code { .. }
             | Block::Table { .. }
-            | Block::Rule => Vec::new(),
+            | Block::Rule
+            | Block::Raw { .. } => Vec::new(),
         }
     }
 
@@ -62,6 +64,7 @@ impl Block {
             | Block::Quote { .. }
             | Block::Code { .. }
             | Block::Rule
+            | Block::Raw { .. }
             | Block::FootnoteDef { .. }
             | Block::Div { .. } => Vec::new(),
         }
@@ -78,6 +81,7 @@ impl Block {
             | Block::Quote { .. }
             | Block::Code { .. }
             | Block::Rule
+            | Block::Raw { .. }
             | Block::FootnoteDef { .. }
             | Block::Div { .. } => Vec::new(),
         }
@@ -98,7 +102,8 @@ impl Inline {
             | Inline::Image { .. }
             | Inline::FootnoteRef { .. }
             | Inline::LineBreak
-            | Inline::SoftBreak => &[],
+            | Inline::SoftBreak
+            | Inline::Raw { .. } => &[],
         }
     }
 
@@ -115,7 +120,8 @@ impl Inline {
             | Inline::Image { .. }
             | Inline::FootnoteRef { .. }
             | Inline::LineBreak
-            | Inline::SoftBreak => None,
+            | Inline::SoftBreak
+            | Inline::Raw { .. } => None,
         }
     }
 }
@@ -272,7 +278,8 @@ fn push_text(inline: &Inline, out: &mut String) {
         }
         Inline::Image { alt, .. } => out.push_str(alt),
         Inline::LineBreak | Inline::SoftBreak => out.push(' '),
-        Inline::FootnoteRef { .. } => {}
+        // Raw code is markup for one format, not text of the post.
+        Inline::FootnoteRef { .. } | Inline::Raw { .. } => {}
     }
 }
 

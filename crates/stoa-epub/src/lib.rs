@@ -26,6 +26,11 @@ impl Renderer for EpubRenderer {
         Format::Epub
     }
 
+    /// Raw output for this format: see [`Renderer::check_raw`].
+    fn check_raw(&self, payload: &str, inline: bool) -> Result<(), String> {
+        stoa_xhtml::raw::render(payload, stoa_xhtml::Flavor::Epub, inline).map(drop)
+    }
+
     fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>> {
         let css = ctx.theme.read_to_string("epub.css").map_err(|e| {
             vec![Diagnostic::error(format!(
@@ -82,10 +87,14 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> 
             .reftype(ReferenceType::TitlePage),
     )?;
     epub.add_content(
-        EpubContent::new("contents.xhtml", pages::contents(book).as_bytes())
-            .title(&book.labels.contents)
-            .reftype(ReferenceType::Toc),
+        EpubContent::new(
+            "contents.xhtml",
+            pages::contents(book, ctx.layout).as_bytes(),
+        )
+        .title(&book.labels.contents)
+        .reftype(ReferenceType::Toc),
     )?;
+    let nav = PartNav::of(ctx.layout, &book.chapters);
     for (i, chapter) in book.chapters.iter().enumerate() {
         let file = markup.chapter_file(i);
         let xhtml = pages::chapter(&markup, i);
@@ -94,10 +103,28 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> 
                 .into_iter()
                 .map(|(id, label)| (label, format!("{file}#{id}"))),
         );
-        let mut content = EpubContent::new(file.as_str(), xhtml.as_bytes()).title(&chapter.title);
+        let mut entry = TocElement::new(file.as_str(), &chapter.title).level(nav.level(i));
         for (id, title) in sections(&chapter.blocks) {
-            content = content.child(TocElement::new(format!("{file}#{id}"), title).level(2));
+            entry = entry.child(TocElement::new(format!("{file}#{id}"), title));
         }
+        let mut content = EpubContent::new(file.as_str(), xhtml.as_bytes());
+        content = match nav.starts(i) {
+            // The part's entry leads to its first chapter's file and holds
+            // the chapter, whose own entry leads to its title (the NCX may
+            // not give one target two play orders); the part's next
+            // chapters (level 2) nest under it.
+            Some(part) => {
+                entry.url = format!("{file}#{CHAPTER_TITLE}");
+                content.title(part).child(entry)
+            }
+            None => {
+                let mut content = content.title(&chapter.title).level(nav.level(i));
+                for child in entry.children {
+                    content = content.child(child);
+                }
+                content
+            }
+        };
         if i == 0 {
             content = content.reftype(ReferenceType::Text);
         }
@@ -121,6 +148,45 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> 
         msg: "cannot repack the EPUB".into(),
         cause: e,
     })
+}
+
+/// The id stoa-xhtml gives every chapter's title.
+const CHAPTER_TITLE: &str = "chapter-title";
+
+/// Where the book's parts sit in the navigation: a part's entry (at the
+/// first chapter it holds) and its chapters one level down.
+struct PartNav<'a> {
+    /// Chapter index → the title of the part that starts there.
+    starts: std::collections::HashMap<usize, &'a str>,
+    /// The chapters inside a part.
+    in_part: std::collections::HashSet<usize>,
+}
+
+impl<'a> PartNav<'a> {
+    fn of(layout: &'a stoa_render::Layout, chapters: &[Chapter]) -> Self {
+        let mut nav = PartNav {
+            starts: Default::default(),
+            in_part: Default::default(),
+        };
+        for group in layout.groups(chapters) {
+            let Some(part) = group.part else { continue };
+            if let Some(&first) = group.chapters.first() {
+                nav.starts.insert(first, layout.parts[part].title.as_str());
+            }
+            nav.in_part.extend(group.chapters);
+        }
+        nav
+    }
+
+    /// The title of the part that starts at chapter `index`.
+    fn starts(&self, index: usize) -> Option<&'a str> {
+        self.starts.get(&index).copied()
+    }
+
+    /// The navigation level of chapter `index`'s entry.
+    fn level(&self, index: usize) -> i32 {
+        if self.in_part.contains(&index) { 2 } else { 1 }
+    }
 }
 
 /// The landmark a chapter is, beyond a chapter: the notes chapter, or a
@@ -376,6 +442,7 @@ mod tests {
             emit_sources: false,
             pages,
             alternates: &[],
+            layout: stoa_render::Layout::empty(),
         };
         render_epub(&ctx, "body {}").unwrap()
     }
@@ -413,6 +480,7 @@ mod tests {
             emit_sources: false,
             pages: None,
             alternates: &[],
+            layout: stoa_render::Layout::empty(),
         };
         let errors = EpubRenderer.render(&ctx).unwrap_err();
         assert!(

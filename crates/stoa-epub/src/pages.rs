@@ -1,6 +1,6 @@
 //! The XHTML documents of the book: cover, title page, contents, chapters, colophon.
 
-use stoa_doc::{Book, ChapterKind};
+use stoa_doc::Book;
 use stoa_xhtml::{Flavor, Markup, Page, Xml, body_type, document};
 
 /// The style sheet every document links to.
@@ -51,8 +51,9 @@ pub fn title_page(book: &Book) -> String {
     page(book, &book.meta.title, "frontmatter", &x.finish())
 }
 
-/// The printed table of contents, with each post's summary.
-pub fn contents(book: &Book) -> String {
+/// The printed table of contents, with each post's summary, the posts of
+/// a part under its title.
+pub fn contents(book: &Book, layout: &stoa_render::Layout) -> String {
     let mut x = Xml::new(Flavor::Epub);
     x.open(
         "nav",
@@ -64,22 +65,9 @@ pub fn contents(book: &Book) -> String {
         ],
     );
     x.element("h1", &[("id", "contents-title")], &book.labels.contents);
-    x.open("ol", &[]);
-    for chapter in &book.chapters {
-        let href = Flavor::Epub.file(&chapter.slug);
-        let class = if chapter.kind == ChapterKind::Post {
-            "post"
-        } else {
-            "back"
-        };
-        x.open("li", &[("class", class)])
-            .element("a", &[("href", &href)], &chapter.title);
-        if let Some(summary) = &chapter.summary {
-            x.element("p", &[("class", "summary")], summary);
-        }
-        x.close().newline();
-    }
-    x.close().close();
+    let href = |i: usize| Flavor::Epub.file(&book.chapters[i].slug);
+    stoa_xhtml::contents_list(&mut x, book, layout, "h2", &href);
+    x.close();
     page(book, &book.labels.contents, "frontmatter", &x.finish())
 }
 

@@ -23,6 +23,11 @@ impl Renderer for HtmlRenderer {
         Format::Html
     }
 
+    /// Raw output for this format: see [`Renderer::check_raw`].
+    fn check_raw(&self, payload: &str, inline: bool) -> Result<(), String> {
+        stoa_xhtml::raw::render(payload, stoa_xhtml::Flavor::Html, inline).map(drop)
+    }
+
     fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>> {
         let css = ctx.theme.read_to_string("web.css").map_err(|e| {
             vec![Diagnostic::error(format!(
@@ -61,17 +66,20 @@ pub fn render_site(
     let mut files = vec![
         (
             INDEX.to_string(),
-            pages::index(&markup, cover.as_ref(), ctx.alternates).into_bytes(),
+            pages::index(&markup, cover.as_ref(), ctx.alternates, ctx.layout).into_bytes(),
         ),
         (
             STYLESHEET.to_string(),
             stylesheet(book, theme_css).into_bytes(),
         ),
     ];
-    for i in 0..book.chapters.len() {
+    // Each chapter's part, once for the edition.
+    let parts = ctx.layout.part_of_chapters(&book.chapters);
+    for (i, part) in parts.into_iter().enumerate() {
+        let part = part.map(|p| (p, ctx.layout.parts[p].title.as_str()));
         files.push((
             markup.chapter_file(i),
-            pages::chapter(&markup, i, ctx.alternates).into_bytes(),
+            pages::chapter(&markup, i, ctx.alternates, part).into_bytes(),
         ));
     }
     if let Some(png) = ctx.cover_png {

@@ -3,8 +3,7 @@
 //! way between chapters, and a footer.
 
 use crate::{INDEX, STYLESHEET};
-use stoa_doc::ChapterKind;
-use stoa_render::Alternate;
+use stoa_render::{Alternate, Layout};
 use stoa_xhtml::{Flavor, Markup, Page, Xml, document};
 
 /// Where the download page is, from an edition's folder
@@ -23,7 +22,12 @@ pub(crate) struct Cover {
 
 /// The start page: cover, title, subtitle, author, date, description, a
 /// link to start reading, and the contents with each chapter's summary.
-pub(crate) fn index(m: &Markup, cover: Option<&Cover>, alternates: &[Alternate]) -> String {
+pub(crate) fn index(
+    m: &Markup,
+    cover: Option<&Cover>,
+    alternates: &[Alternate],
+    layout: &Layout,
+) -> String {
     let book = m.book;
     let words = &m.locale().web;
     let mut x = Xml::new(Flavor::Html);
@@ -61,7 +65,7 @@ pub(crate) fn index(m: &Markup, cover: Option<&Cover>, alternates: &[Alternate])
             .close()
             .newline();
     }
-    contents(m, &mut x);
+    contents(m, layout, &mut x);
     x.close().newline();
     footer(m, &mut x);
     let description = book.meta.description.as_deref().unwrap_or("");
@@ -116,8 +120,9 @@ fn titling(m: &Markup, cover: Option<&Cover>, x: &mut Xml) {
     x.close().newline();
 }
 
-/// The contents: every chapter, with its summary.
-fn contents(m: &Markup, x: &mut Xml) {
+/// The contents: every chapter, with its summary, the posts of a part
+/// under its title.
+fn contents(m: &Markup, layout: &Layout, x: &mut Xml) {
     let book = m.book;
     x.open(
         "nav",
@@ -130,27 +135,18 @@ fn contents(m: &Markup, x: &mut Xml) {
     );
     x.element("h2", &[("id", "contents-title")], &book.labels.contents)
         .newline();
-    x.open("ol", &[]).newline();
-    for (i, chapter) in book.chapters.iter().enumerate() {
-        let class = if chapter.kind == ChapterKind::Post {
-            "post"
-        } else {
-            "back"
-        };
-        let href = m.chapter_file(i);
-        x.open("li", &[("class", class)])
-            .element("a", &[("href", &href)], &chapter.title);
-        if let Some(summary) = &chapter.summary {
-            x.element("p", &[("class", "summary")], summary);
-        }
-        x.close().newline();
-    }
-    x.close().close().newline();
+    stoa_xhtml::contents_list(x, book, layout, "h3", &|i| m.chapter_file(i));
+    x.close().newline();
 }
 
 /// One chapter's page: the book's header, the chapter (title, date,
 /// content, notes), then the way to the chapters around it.
-pub(crate) fn chapter(m: &Markup, index: usize, alternates: &[Alternate]) -> String {
+pub(crate) fn chapter(
+    m: &Markup,
+    index: usize,
+    alternates: &[Alternate],
+    part: Option<(usize, &str)>,
+) -> String {
     let book = m.book;
     let chapter = &book.chapters[index];
     let words = &m.locale().web;
@@ -166,6 +162,7 @@ pub(crate) fn chapter(m: &Markup, index: usize, alternates: &[Alternate]) -> Str
         &[("class", "book-home"), ("href", INDEX)],
         &book.meta.title,
     );
+    part_link(part, &mut x);
     x.element(
         "a",
         &[("class", "all-books"), ("href", ALL_BOOKS)],
@@ -186,6 +183,15 @@ pub(crate) fn chapter(m: &Markup, index: usize, alternates: &[Alternate]) -> Str
     let summary = chapter.summary.as_deref().unwrap_or("");
     let links = crate::languages::head_links(alternates, Some(&chapter.slug));
     wrap(m, &title, summary, "chapter-page", &links, &body)
+}
+
+/// In a chapter of a part (its index and title), the way back to the part
+/// in the contents, named by the part's title: where the reader is.
+fn part_link(part: Option<(usize, &str)>, x: &mut Xml) {
+    if let Some((index, title)) = part {
+        let href = format!("{INDEX}#{}", stoa_xhtml::part_id(index));
+        x.element("a", &[("class", "book-part"), ("href", &href)], title);
+    }
 }
 
 /// Previous, the contents and next, each named by where it leads.

@@ -124,6 +124,7 @@ fn site(book: &Book, cover: Option<&[u8]>) -> Vec<(String, Vec<u8>)> {
         emit_sources: false,
         pages: None,
         alternates: &[],
+        layout: stoa_render::Layout::empty(),
     };
     render_site(&ctx, "body {}").unwrap()
 }
@@ -306,6 +307,7 @@ fn chapters_link_to_the_same_chapter_in_the_other_languages() {
         emit_sources: false,
         pages: None,
         alternates: &alternates,
+        layout: stoa_render::Layout::empty(),
     };
     let files = render_site(&ctx, "body {}").unwrap();
     let href = format!("../pt-BR/{first}.html");

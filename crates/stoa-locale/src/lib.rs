@@ -6,8 +6,10 @@
 //! language the table has no words for, so that callers decide: the book
 //! loader falls back to English and warns.
 
+pub mod breaks;
 mod table;
 
+pub use breaks::{bind_title, head_candidates, is_short_word, short_words};
 pub use table::LOCALES;
 
 /// Words and formats of one language.

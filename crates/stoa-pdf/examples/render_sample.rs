@@ -75,6 +75,7 @@ fn main() {
         emit_sources: true,
         pages: None,
         alternates: &[],
+        layout: stoa_render::Layout::empty(),
     };
     for round in 1..=2 {
         let start = Instant::now();

@@ -47,7 +47,8 @@ fn nests(block: &Block) -> bool {
         | Block::Paragraph { .. }
         | Block::Code { .. }
         | Block::Table { .. }
-        | Block::Rule => false,
+        | Block::Rule
+        | Block::Raw { .. } => false,
     }
 }
 

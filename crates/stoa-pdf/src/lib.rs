@@ -11,7 +11,10 @@ mod diag;
 mod diagram;
 mod escape;
 mod pages;
+pub mod raw;
 mod source;
+mod text;
+mod titles;
 mod world;
 
 use std::collections::HashMap;
@@ -26,8 +29,12 @@ use typst_layout::PagedDocument;
 use typst_pdf::{PdfOptions, PdfStandard, PdfStandards, Timestamp};
 use typst_render::RenderOptions;
 
-use crate::source::{Generated, Parts, asset_vpath, generate};
+use crate::source::{Generated, Parts, asset_vpath, generate, generate_with};
 use crate::world::StoaWorld;
+
+/// The laid-out text per page, for tests that read what the PDF says.
+pub use crate::text::page_texts;
+pub use crate::world::evict_memoized;
 
 /// The print edition's renderer: the book becomes Typst source, laid out
 /// with the theme's `book.typ` (`<theme>/book.typ`, fonts in
@@ -41,10 +48,15 @@ impl Renderer for PdfRenderer {
         Format::Pdf
     }
 
+    /// Raw output for this format: see [`Renderer::check_raw`].
+    fn check_raw(&self, payload: &str, _inline: bool) -> Result<(), String> {
+        raw::render(payload).map(drop)
+    }
+
     fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>> {
         let job = Job::of(ctx);
         let standards = pdf_standards(job.book)?;
-        let generated = generate(job.book, ctx.notes, ctx.ids, Parts::Book);
+        let generated = generate_with(job.book, ctx.notes, ctx.ids, Parts::Book, ctx.layout);
         let (mut document, mut warnings) = job.compile(&generated)?;
         // The creation date is stoa's, not the theme's: `meta.modified`,
         // which SOURCE_DATE_EPOCH sets (else the book's date), as in the

@@ -93,6 +93,14 @@ fn library() -> &'static LazyHash<Library> {
     LIBRARY.get_or_init(|| LazyHash::new(Library::default()))
 }
 
+/// Forgets Typst's memoized results not used in the last `max_age`
+/// compilations: a process that compiles again and again (`stoa watch`)
+/// calls it after each build, as typst-cli's `watch` does, so that memory
+/// stays flat.
+pub fn evict_memoized(max_age: usize) {
+    typst::comemo::evict(max_age);
+}
+
 /// Locks a mutex, carrying on after another thread panicked while holding
 /// it: the caches it guards are only ever added to, never left half-written.
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

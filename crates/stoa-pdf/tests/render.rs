@@ -33,6 +33,7 @@ fn with_context<T>(
         emit_sources: true,
         pages: None,
         alternates: &[],
+        layout: stoa_render::Layout::empty(),
     };
     f(&ctx)
 }

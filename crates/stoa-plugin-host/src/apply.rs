@@ -27,14 +27,10 @@ pub struct PluginRun {
     pub config: Value,
 }
 
-/// Runs `plugins` on `book`, in order. For each: `transform` on every
-/// chapter (in parallel, on the current rayon pool), then `finish` on the
-/// book, then `styles` for every format the plugin knows (EPUB, PDF, and
-/// HTML from tree 1.1 on), appended to `book.styles`.
-///
-/// A plugin built against an older minor tree version gets each chapter
-/// and book lowered to that minor ([`compat`]) and its answer raised back,
-/// so that nothing it cannot read is lost on the way.
+/// Runs `plugins` on `book`, in order: [`PluginSession::configure`], then
+/// [`PluginSession::apply`]. (The `source` hook runs on Markdown, before
+/// there is a book: a driver that parses posts calls
+/// [`PluginSession::source`] in between.)
 ///
 /// Returns the book and the warnings; or, when a plugin fails in any way
 /// (an error it reports, a panic, malformed JSON, a tree that does not
@@ -42,22 +38,140 @@ pub struct PluginRun {
 /// file. Plugins after a failed one are not run.
 pub fn apply(
     plugins: &[PluginRun],
-    mut book: Book,
+    book: Book,
 ) -> Result<(Book, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let mut diagnostics = Vec::new();
-    for run in plugins {
-        let step = Step {
-            run,
-            child: Mutex::new(Child::NotStarted),
-        };
-        let ok = step.transform(&mut book, &mut diagnostics)
-            && step.finish(&mut book, &mut diagnostics)
-            && step.styles(&mut book, &mut diagnostics);
-        if !ok {
-            return Err(diagnostics);
+    let session = PluginSession::new(plugins, &book.lang, &book.id, &book.labels);
+    let mut warnings = session.configure()?;
+    let (book, more) = session.apply(book)?;
+    warnings.extend(more);
+    Ok((book, warnings))
+}
+
+/// The plugins of one edition (one book in one language), called hook by
+/// hook in the order stoa needs: [`configure`](Self::configure) once before
+/// anything is read, [`source`](Self::source) on each post's Markdown
+/// before it is parsed, then [`apply`](Self::apply) on the parsed book. An
+/// isolated plugin keeps one child process for the whole session.
+pub struct PluginSession<'a> {
+    steps: Vec<Step<'a>>,
+    lang: String,
+    book_id: String,
+    labels: Labels,
+}
+
+/// A post's Markdown after every `source` hook.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rewritten {
+    /// The Markdown to parse.
+    pub markdown: String,
+    /// For each of its lines, the 1-based line of the author's Markdown it
+    /// comes from, or `None` for a line a plugin added.
+    pub line_map: Vec<Option<usize>>,
+    /// What the plugins warned about.
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl<'a> PluginSession<'a> {
+    /// A session for `plugins` (in book.toml's order) on the edition of
+    /// book `book_id` in `lang`, whose words are `labels`.
+    pub fn new(plugins: &'a [PluginRun], lang: &str, book_id: &str, labels: &Labels) -> Self {
+        PluginSession {
+            steps: plugins
+                .iter()
+                .map(|run| Step {
+                    run,
+                    child: Mutex::new(Child::NotStarted),
+                })
+                .collect(),
+            lang: lang.to_string(),
+            book_id: book_id.to_string(),
+            labels: labels.clone(),
         }
     }
-    Ok((book, diagnostics))
+
+    /// Calls every plugin's `configure` hook (those that have one) with its
+    /// settings. The warnings; or every diagnostic, errors included, when a
+    /// plugin found its settings wrong. Every plugin is asked, so that one
+    /// run reports the mistakes of every table. The diagnostics name no
+    /// file: they are about book.toml, whose lines the caller knows.
+    pub fn configure(&self) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
+        let mut out = Vec::new();
+        let mut ok = true;
+        for step in &self.steps {
+            ok &= step.configure(self, &mut out);
+        }
+        if ok { Ok(out) } else { Err(out) }
+    }
+
+    /// True when a plugin has a `source` hook, so that posts must go
+    /// through [`Self::source`] before they are parsed.
+    pub fn has_source_hooks(&self) -> bool {
+        self.steps.iter().any(|s| s.plugin().hooks().source)
+    }
+
+    /// Passes one post's Markdown (after its front matter) through every
+    /// plugin's `source` hook, in order; the result maps each line back to
+    /// the author's. `file` names the post in messages.
+    pub fn source(
+        &self,
+        slug: &str,
+        file: Option<&str>,
+        markdown: &str,
+    ) -> Result<Rewritten, Vec<Diagnostic>> {
+        let lines = stoa_sdk::Markdown::new(markdown).len();
+        let mut rewritten = Rewritten {
+            markdown: markdown.to_string(),
+            line_map: (1..=lines).map(Some).collect(),
+            warnings: Vec::new(),
+        };
+        let mut errors = Vec::new();
+        for step in &self.steps {
+            if !step.plugin().hooks().source {
+                continue;
+            }
+            let diagnostics = step.source(self, slug, file, &mut rewritten);
+            if !step.report(diagnostics, &mut errors) {
+                return Err(errors);
+            }
+        }
+        rewritten.warnings = errors;
+        Ok(rewritten)
+    }
+
+    /// Runs `transform` on every chapter (in parallel, on the current rayon
+    /// pool), then `finish` on the book, then `styles` for every format the
+    /// plugin knows (EPUB, PDF, and HTML from tree 1.1 on), appended to
+    /// `book.styles`; plugin by plugin.
+    ///
+    /// A plugin built against an older minor tree version gets each chapter
+    /// and book lowered to that minor ([`compat`]) and its answer raised
+    /// back, so that nothing it cannot read is lost on the way.
+    pub fn apply(self, book: Book) -> Result<(Book, Vec<Diagnostic>), Vec<Diagnostic>> {
+        self.apply_checked(book, |_, _| Vec::new())
+    }
+
+    /// [`Self::apply`], with `check` called on the book after each
+    /// plugin's turn: its diagnostics join the plugin's, and an error among
+    /// them stops there, as a plugin's own would (the driver checks a
+    /// plugin's raw output and added files right after the plugin that
+    /// wrote them; `check` may fix the book up, e.g. drop a refused file).
+    pub fn apply_checked(
+        self,
+        mut book: Book,
+        mut check: impl FnMut(&LoadedPlugin, &mut Book) -> Vec<Diagnostic>,
+    ) -> Result<(Book, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let mut diagnostics = Vec::new();
+        for step in &self.steps {
+            let ok = step.transform(&mut book, &mut diagnostics)
+                && step.finish(&mut book, &mut diagnostics)
+                && step.styles(&mut book, &mut diagnostics)
+                && step.report(check(step.plugin(), &mut book), &mut diagnostics);
+            if !ok {
+                return Err(diagnostics);
+            }
+        }
+        Ok((book, diagnostics))
+    }
 }
 
 /// One plugin's turn; each hook returns false when it failed.
@@ -119,6 +233,95 @@ impl Step<'_> {
         let mut lowered = book.clone();
         compat::lower_book(&mut lowered, self.plugin().tree_minor());
         Cow::Owned(lowered)
+    }
+
+    /// Calls `configure`; false when the settings are wrong.
+    fn configure(&self, session: &PluginSession, out: &mut Vec<Diagnostic>) -> bool {
+        if !self.plugin().hooks().configure {
+            return true;
+        }
+        let input = wire::ConfigureInput {
+            tree_version: TREE_VERSION,
+            tree_minor: TREE_MINOR,
+            config: Cow::Borrowed(&self.run.config),
+            lang: Cow::Borrowed(&session.lang),
+            book_id: Cow::Borrowed(&session.book_id),
+            labels: Cow::Borrowed(&session.labels),
+        };
+        let diagnostics =
+            match self.call::<wire::ConfigureOutput>(Hook::Configure, "configure", &input) {
+                Ok(output) => self.convert(output.diagnostics, |_| None),
+                Err(failure) => self.failed("configure", failure, |_| None),
+            };
+        self.report(diagnostics, out)
+    }
+
+    /// Calls `source` on `post` and composes its line map with the one
+    /// so far; the diagnostics, with errors when it failed.
+    fn source(
+        &self,
+        session: &PluginSession,
+        slug: &str,
+        file: Option<&str>,
+        post: &mut Rewritten,
+    ) -> Vec<Diagnostic> {
+        let input = wire::SourceInput {
+            tree_version: TREE_VERSION,
+            tree_minor: TREE_MINOR,
+            config: Cow::Borrowed(&self.run.config),
+            lang: Cow::Borrowed(&session.lang),
+            book_id: Cow::Borrowed(&session.book_id),
+            labels: Cow::Borrowed(&session.labels),
+            slug: Cow::Borrowed(slug),
+            file: file.map(Cow::Borrowed),
+            markdown: Cow::Borrowed(&post.markdown),
+        };
+        let at = |_: Option<&str>| file.map(str::to_string);
+        let output = wire::with_deep_stack(|| {
+            self.call::<wire::SourceOutput>(Hook::Source, "source", &input)
+        });
+        let output = match output {
+            Ok(output) => output,
+            Err(failure) => return self.failed("source", failure, at),
+        };
+        let markdown = output.markdown.into_owned();
+        let old = stoa_sdk::Markdown::new(&post.markdown);
+        let new = stoa_sdk::Markdown::new(&markdown);
+        let map = match output.line_map {
+            Some(map) => map,
+            None => stoa_sdk::guess_line_map(
+                &old.lines().collect::<Vec<_>>(),
+                &new.lines().collect::<Vec<_>>(),
+            )
+            .into_iter()
+            .map(|i| i.map(|i| i + 1))
+            .collect(),
+        };
+        let bad = if map.len() != new.len() {
+            Some(format!(
+                "returned a `line_map` of {} entries for {} lines of Markdown from `source`",
+                map.len(),
+                new.len()
+            ))
+        } else {
+            map.iter().flatten().find(|&&l| l == 0 || l > old.len()).map(|l| {
+                format!(
+                    "returned a `line_map` naming line {l} of a Markdown of {} lines from `source`",
+                    old.len()
+                )
+            })
+        };
+        if let Some(why) = bad {
+            let error =
+                Diagnostic::error(self.prefixed(&why)).with_hint(self.default_hint(STATUS_PANIC));
+            return vec![attach(error, file.map(str::to_string))];
+        }
+        post.line_map = map
+            .into_iter()
+            .map(|line| line.and_then(|l| post.line_map.get(l - 1).copied().flatten()))
+            .collect();
+        post.markdown = markdown;
+        self.convert(output.diagnostics, at)
     }
 
     fn transform(&self, book: &mut Book, out: &mut Vec<Diagnostic>) -> bool {
@@ -252,6 +455,8 @@ impl Step<'_> {
                     Hook::Transform => raw.transform,
                     Hook::Finish => raw.finish,
                     Hook::Styles => raw.styles,
+                    Hook::Configure => raw.configure,
+                    Hook::Source => raw.source,
                 };
                 let Some(function) = function else {
                     return Err(Failure::Output(format!("has no `{name}` hook")));
@@ -265,6 +470,8 @@ impl Step<'_> {
                     Hook::Transform => plugin.transform(&input),
                     Hook::Finish => plugin.finish(&input),
                     Hook::Styles => plugin.styles(&input),
+                    Hook::Configure => plugin.configure(&input),
+                    Hook::Source => plugin.source(&input),
                 };
                 Self::decode(name, status, &bytes)
             }

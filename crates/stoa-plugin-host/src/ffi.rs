@@ -8,7 +8,8 @@
 use std::ffi::{CStr, c_char};
 use std::path::Path;
 use stoa_sdk::abi::{
-    ABI_VERSION, ENTRY_SYMBOL, FreeBufferFn, HookFn, OTHER_ENTRY_SYMBOLS, StoaBuffer, StoaPluginV1,
+    ABI_VERSION, ENTRY_SYMBOL, FreeBufferFn, HOOKS_SYMBOL, HookFn, OTHER_ENTRY_SYMBOLS, StoaBuffer,
+    StoaHooksV1, StoaPluginV1,
 };
 
 /// Why a file could not be used as a plugin.
@@ -34,6 +35,10 @@ pub(crate) struct RawPlugin {
     pub(crate) transform: Option<HookFn>,
     pub(crate) finish: Option<HookFn>,
     pub(crate) styles: Option<HookFn>,
+    /// From the optional `stoa_plugin_hooks_v1`; null without it.
+    pub(crate) configure: Option<HookFn>,
+    /// From the optional `stoa_plugin_hooks_v1`; null without it.
+    pub(crate) source: Option<HookFn>,
     free_buffer: FreeBufferFn,
     // Declared last: the function pointers above point into this library,
     // which must outlive every call. The host never drops a loaded plugin
@@ -66,7 +71,12 @@ pub(crate) fn open(path: &Path) -> Result<RawPlugin, OpenError> {
     }
     // SAFETY: the version is ours, so the layout is `StoaPluginV1`.
     let d = unsafe { &*descriptor };
+    // A plugin that asks for the host API gets it before any hook.
+    crate::host_api::offer(&library);
+    let (configure, source) = more_hooks(&library);
     Ok(RawPlugin {
+        configure,
+        source,
         tree_version: d.tree_version,
         name: c_string(d.name, "name")?,
         version: c_string(d.version, "version")?,
@@ -94,6 +104,43 @@ fn entry(library: &libloading::Library) -> Result<*const StoaPluginV1, OpenError
         true => Err(OpenError::NullDescriptor),
         false => Ok(descriptor),
     }
+}
+
+/// The hooks of the optional `stoa_plugin_hooks_v1`: none when the library
+/// lacks the symbol (it was built before them) or returns null; only those
+/// inside the `size` it declares.
+fn more_hooks(library: &libloading::Library) -> (Option<HookFn>, Option<HookFn>) {
+    type Entry = unsafe extern "C" fn() -> *const StoaHooksV1;
+    // SAFETY: the header declares the symbol with exactly this type.
+    let Ok(symbol) = (unsafe { library.get::<Entry>(HOOKS_SYMBOL.as_bytes()) }) else {
+        return (None, None);
+    };
+    // SAFETY: the function takes nothing and returns a pointer (header contract).
+    let hooks = unsafe { symbol() };
+    if hooks.is_null() {
+        return (None, None);
+    }
+    // SAFETY: non-null and valid for the library's lifetime (header
+    // contract); `size` is its first field in every version of the struct.
+    let size = unsafe { hooks.cast::<u32>().read() } as usize;
+    let has = |offset: usize| size >= offset + std::mem::size_of::<Option<HookFn>>();
+    // SAFETY: each field is read only when the plugin's struct, `size`
+    // bytes long, holds it; an older plugin's struct stops before newer ones.
+    let read = |offset: usize| unsafe {
+        has(offset)
+            .then(|| {
+                hooks
+                    .cast::<u8>()
+                    .add(offset)
+                    .cast::<Option<HookFn>>()
+                    .read()
+            })
+            .flatten()
+    };
+    (
+        read(std::mem::offset_of!(StoaHooksV1, configure)),
+        read(std::mem::offset_of!(StoaHooksV1, source)),
+    )
 }
 
 fn c_string(ptr: *const c_char, field: &'static str) -> Result<String, OpenError> {

@@ -5,7 +5,8 @@
 //! A frame is a little-endian `u32` tag, a little-endian `u64` length and that
 //! many bytes. The child first sends its hello: tag 0 and the descriptor as
 //! JSON, or tag 1 and why the library would not load. Then the parent sends
-//! requests (tag: 0 `transform`, 1 `finish`, 2 `styles`; bytes: the hook's
+//! requests (tag: 0 `transform`, 1 `finish`, 2 `styles`, 3 `configure`,
+//! 4 `source`; bytes: the hook's
 //! JSON input, exactly as the C ABI takes it) and the child answers each with
 //! the hook's status as tag and its output bytes. The child ends when its
 //! input closes.
@@ -53,6 +54,10 @@ pub(crate) enum Hook {
     Finish,
     /// `styles`.
     Styles,
+    /// `configure`.
+    Configure,
+    /// `source`.
+    Source,
 }
 
 impl Hook {
@@ -61,6 +66,8 @@ impl Hook {
             Hook::Transform => 0,
             Hook::Finish => 1,
             Hook::Styles => 2,
+            Hook::Configure => 3,
+            Hook::Source => 4,
         }
     }
 
@@ -69,6 +76,8 @@ impl Hook {
             0 => Some(Hook::Transform),
             1 => Some(Hook::Finish),
             2 => Some(Hook::Styles),
+            3 => Some(Hook::Configure),
+            4 => Some(Hook::Source),
             _ => None,
         }
     }
@@ -83,11 +92,17 @@ pub(crate) struct Hello {
     pub(crate) transform: bool,
     pub(crate) finish: bool,
     pub(crate) styles: bool,
+    #[serde(default)]
+    pub(crate) configure: bool,
+    #[serde(default)]
+    pub(crate) source: bool,
 }
 
 impl Hello {
     pub(crate) fn hooks(&self) -> Hooks {
         Hooks {
+            configure: self.configure,
+            source: self.source,
             transform: self.transform,
             finish: self.finish,
             styles: self.styles,
@@ -278,6 +293,8 @@ fn hook_name(hook: Hook) -> &'static str {
         Hook::Transform => "transform",
         Hook::Finish => "finish",
         Hook::Styles => "styles",
+        Hook::Configure => "configure",
+        Hook::Source => "source",
     }
 }
 
@@ -339,7 +356,13 @@ mod tests {
 
     #[test]
     fn hooks_have_distinct_tags() {
-        for hook in [Hook::Transform, Hook::Finish, Hook::Styles] {
+        for hook in [
+            Hook::Transform,
+            Hook::Finish,
+            Hook::Styles,
+            Hook::Configure,
+            Hook::Source,
+        ] {
             assert_eq!(Hook::from_tag(hook.tag()), Some(hook));
         }
         assert_eq!(Hook::from_tag(9), None);

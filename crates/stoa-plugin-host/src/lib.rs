@@ -56,12 +56,15 @@ mod apply;
 // The only unsafe code of the host: dlopen, the descriptor and hook calls.
 #[allow(unsafe_code)]
 mod ffi;
+// The host API's C functions (and lending them): unsafe by nature.
+#[allow(unsafe_code)]
+mod host_api;
 mod isolate;
 mod load;
 mod search;
 mod worker;
 
-pub use apply::{PluginRun, apply};
+pub use apply::{PluginRun, PluginSession, Rewritten, apply};
 pub use isolate::Isolation;
 pub use load::{LoadedPlugin, PluginInfo, list, load, load_isolated};
 pub use search::SearchPath;

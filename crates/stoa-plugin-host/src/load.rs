@@ -97,6 +97,14 @@ impl LoadedPlugin {
         &self.backend
     }
 
+    /// A plugin value of the caller's, run in this process exactly as a
+    /// built-in one is, never cached by name as [`load`] caches: for
+    /// `stoa-plugin-testkit`, whose tests may run several values of one
+    /// plugin (other settings of its constructor) in one process.
+    pub fn in_process(plugin: BuiltinPlugin) -> Arc<LoadedPlugin> {
+        Arc::new(LoadedPlugin::builtin(Arc::new(plugin)))
+    }
+
     fn native(raw: RawPlugin, path: PathBuf) -> LoadedPlugin {
         LoadedPlugin {
             path,
@@ -104,6 +112,8 @@ impl LoadedPlugin {
             version: raw.version.clone(),
             tree_version: raw.tree_version,
             hooks: Hooks {
+                configure: raw.configure.is_some(),
+                source: raw.source.is_some(),
                 transform: raw.transform.is_some(),
                 finish: raw.finish.is_some(),
                 styles: raw.styles.is_some(),

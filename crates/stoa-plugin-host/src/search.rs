@@ -241,7 +241,7 @@ mod tests {
         let file = file_names("glossary").remove(0);
         std::fs::write(exe.join(&file), b"").unwrap();
         let search = SearchPath::standard(std::slice::from_ref(&named), None, None, Some(&exe))
-            .with_builtins([Arc::new(BuiltinPlugin::new(Glossary))]);
+            .with_builtins([Arc::new(stoa_sdk::builtin_plugin!(Glossary))]);
         let names = file_names("glossary");
         assert!(matches!(
             search.find("glossary", &names),

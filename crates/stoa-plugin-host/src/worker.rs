@@ -39,6 +39,8 @@ pub fn serve_isolated(path: &Path) -> i32 {
         transform: raw.transform.is_some(),
         finish: raw.finish.is_some(),
         styles: raw.styles.is_some(),
+        configure: raw.configure.is_some(),
+        source: raw.source.is_some(),
     };
     if !say_hello(&mut out, &hello) {
         return 1;
@@ -48,6 +50,8 @@ pub fn serve_isolated(path: &Path) -> i32 {
             Hook::Transform => raw.transform,
             Hook::Finish => raw.finish,
             Hook::Styles => raw.styles,
+            Hook::Configure => raw.configure,
+            Hook::Source => raw.source,
         };
         let Some(function) = function else {
             return write_frame(out, STATUS_BAD_INPUT as u32, b"");
@@ -100,6 +104,8 @@ pub fn serve_builtin(plugin: &BuiltinPlugin) -> i32 {
         transform: hooks.transform,
         finish: hooks.finish,
         styles: hooks.styles,
+        configure: hooks.configure,
+        source: hooks.source,
     };
     if !say_hello(&mut out, &hello) {
         return 1;
@@ -109,6 +115,8 @@ pub fn serve_builtin(plugin: &BuiltinPlugin) -> i32 {
             Hook::Transform if hooks.transform => plugin.transform(bytes),
             Hook::Finish if hooks.finish => plugin.finish(bytes),
             Hook::Styles if hooks.styles => plugin.styles(bytes),
+            Hook::Configure if hooks.configure => plugin.configure(bytes),
+            Hook::Source if hooks.source => plugin.source(bytes),
             _ => return write_frame(out, STATUS_BAD_INPUT as u32, b""),
         };
         write_frame(out, status as u32, &answer)

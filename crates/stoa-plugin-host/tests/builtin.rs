@@ -9,7 +9,7 @@ use serde_json::json;
 use std::sync::Arc;
 use stoa_plugin_host::{PluginRun, SearchPath, apply, list, load};
 use stoa_sdk::builtin::BuiltinPlugin;
-use stoa_sdk::{Chapter, Context, Format, Plugin, PluginError};
+use stoa_sdk::{Chapter, Context, Format, Plugin, PluginError, Styles, Transform};
 
 /// Titles in capitals; panics when told to; says `example` so that the
 /// example library can stand in for it.
@@ -19,6 +19,9 @@ struct Example;
 impl Plugin for Example {
     const NAME: &'static str = "example";
     const VERSION: &'static str = "0.0.7";
+}
+
+impl Transform for Example {
     fn transform(&self, chapter: &mut Chapter, ctx: &Context) -> Result<(), PluginError> {
         if ctx.config()["panic"] == json!(true) {
             panic!("built-in boom");
@@ -26,13 +29,16 @@ impl Plugin for Example {
         chapter.title = chapter.title.to_uppercase();
         Ok(())
     }
+}
+
+impl Styles for Example {
     fn styles(&self, format: Format, _: &Context) -> String {
         format!("/* built-in {format} */")
     }
 }
 
 fn builtins() -> Vec<Arc<BuiltinPlugin>> {
-    vec![Arc::new(BuiltinPlugin::new(Example))]
+    vec![Arc::new(stoa_sdk::builtin_plugin!(Example))]
 }
 
 #[test]

@@ -109,3 +109,41 @@ fn list_shows_each_library_and_its_hooks() {
     let errors: Vec<_> = found.iter().filter_map(|r| r.as_ref().err()).collect();
     assert_eq!(errors.len(), 4, "{errors:?}");
 }
+
+#[test]
+fn the_hooks_after_the_descriptor_come_through_their_optional_symbol() {
+    let plugin = load("c_hooks", &c_search()).expect("c_hooks loads");
+    assert_eq!(plugin.hooks().names(), ["configure", "source"]);
+    // A plugin built before the symbol existed has neither hook.
+    let old = load("c_tree10", &c_search()).expect("c_tree10 loads");
+    assert!(!old.hooks().configure && !old.hooks().source);
+    let runs = |config| {
+        vec![PluginRun {
+            plugin: plugin.clone(),
+            config,
+        }]
+    };
+    let wrong = runs(json!({"wrod": "x"}));
+    let session = stoa_plugin_host::PluginSession::new(&wrong, "en", "b", &Default::default());
+    let errors = session.configure().unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].message.contains("unknown key `wrod`"),
+        "{errors:?}"
+    );
+    assert_eq!(errors[0].hint.as_deref(), Some("the keys are `word`"));
+    let right = runs(json!({"word": "x"}));
+    let session = stoa_plugin_host::PluginSession::new(&right, "en", "b", &Default::default());
+    assert_eq!(session.configure(), Ok(Vec::new()));
+    let done = session
+        .source("a", Some("a/en.md"), "One \"quoted\".\n\nTwo.\n")
+        .unwrap();
+    assert_eq!(done.markdown, "Added.\n\nOne \"quoted\".\n\nTwo.\n");
+    assert_eq!(done.line_map, [None, None, Some(1), Some(2), Some(3)]);
+    // Two plugins' maps compose: each line still knows the author's.
+    let twice = [right[0].clone(), right[0].clone()];
+    let session = stoa_plugin_host::PluginSession::new(&twice, "en", "b", &Default::default());
+    let done = session.source("a", None, "One.\n").unwrap();
+    assert_eq!(done.markdown, "Added.\n\nAdded.\n\nOne.\n");
+    assert_eq!(done.line_map, [None, None, None, None, Some(1)]);
+}

@@ -4,6 +4,9 @@
 //! What every renderer needs and no renderer should compute for itself is
 //! in the [`RenderContext`]: the notes plan, the id index, the cover.
 
+mod layout;
+
+pub use layout::{Group, Layout, Opening, Part};
 use std::path::PathBuf;
 pub use stoa_doc::Format;
 use stoa_doc::{Book, Diagnostic, IdIndex, Inline, NotesPlan};
@@ -36,6 +39,9 @@ pub struct RenderContext<'a> {
     /// The same book in its other languages, rendered by the same build:
     /// the web edition links each chapter to the same chapter in them.
     pub alternates: &'a [Alternate],
+    /// The book's parts and where each post opens, from book.toml and the
+    /// front matter ([`Layout::empty`] for a book without them).
+    pub layout: &'a Layout,
 }
 
 /// Another language's edition of the same book, and the chapters it has.
@@ -129,7 +135,7 @@ pub struct PageStart {
 /// this paragraph" and the others find that character: the characters
 /// (Unicode scalar values) of [`Inline::Text`], one for a soft break, and
 /// the contents of containers (emphasis, links, spans, technical tokens);
-/// everything else (code, images, note references, hard breaks) counts
+/// everything else (code, images, note references, hard breaks, raw output) counts
 /// nothing. Positions run through the block's inlines in tree order, over
 /// all blocks nested in it, footnote definitions left out.
 pub fn text_len(inline: &Inline) -> usize {
@@ -144,7 +150,8 @@ pub fn text_len(inline: &Inline) -> usize {
         Inline::Code { .. }
         | Inline::Image { .. }
         | Inline::FootnoteRef { .. }
-        | Inline::LineBreak => 0,
+        | Inline::LineBreak
+        | Inline::Raw { .. } => 0,
     }
 }
 
@@ -299,6 +306,15 @@ pub trait Renderer: Sync {
 
     /// Renders one edition.
     fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>>;
+
+    /// Checks a plugin's raw output for this format (a `raw` block, or a
+    /// raw inline when `inline`): `Err` says what is wrong with it. The
+    /// driver calls it right after each plugin, so that the error names the
+    /// plugin and the post; [`Renderer::render`] drops raw output for other
+    /// formats. A format that takes no raw output refuses it all.
+    fn check_raw(&self, _payload: &str, _inline: bool) -> Result<(), String> {
+        Err(format!("the {} format takes no raw output", self.format()))
+    }
 
     /// Whether this renderer can draw the book's cover ([`Renderer::cover_png`]).
     fn draws_covers(&self) -> bool {

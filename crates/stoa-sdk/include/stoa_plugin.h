@@ -36,7 +36,10 @@
  *   - A format a plugin does not know is not an error: its styles hook
  *     answers STOA_STATUS_OK with an empty "code".
  * Tree 1.1 added "role" to divs, spans and chapters, "notes" to chapters,
- * and the "html" format.
+ * and the "html" format. Tree 1.2 added the "raw" block and inline:
+ *   {"type": "raw", "format": "epub" | "pdf" | "html", "payload": "<code>"}
+ * (lowered for older plugins to an empty div or span of class "stoa:raw"
+ * with "stoa:raw-format" and "stoa:raw-payload" in its attrs).
  *
  * ---------------------------------------------------------------- ownership
  * Each buffer is freed by the side that allocated it:
@@ -76,20 +79,20 @@
  * Objects may gain fields in later stoa versions: ignore unknown fields.
  *
  * transform, once per chapter, in parallel:
- *   in:  {"tree_version": 1, "tree_minor": 1, "config": {...}, "lang": "pt-BR",
+ *   in:  {"tree_version": 1, "tree_minor": 2, "config": {...}, "lang": "pt-BR",
  *         "book_id": "essays", "chapter": <chapter>}
  *   out: {"chapter": <chapter>, "diagnostics": [...]}
  *        Diagnostics without "chapter" concern this chapter.
  *
  * finish, once per book and language, after every transform:
- *   in:  {"tree_version": 1, "tree_minor": 1, "config": {...}, "lang": "pt-BR",
+ *   in:  {"tree_version": 1, "tree_minor": 2, "config": {...}, "lang": "pt-BR",
  *         "book": <book>}
  *   out: {"book": <book>, "diagnostics": [...]}
  *        The plugin may change chapters and add chapters (kind "appendix" or
  *        "notes"); slugs must stay unique.
  *
  * styles, once per book, language and format:
- *   in:  {"tree_version": 1, "tree_minor": 1, "config": {...}, "lang": "pt-BR",
+ *   in:  {"tree_version": 1, "tree_minor": 2, "config": {...}, "lang": "pt-BR",
  *         "book_id": "essays", "format": "epub" | "pdf" | "html" | <newer>}
  *   out: {"code": "<CSS for epub and html, Typst for pdf>", "diagnostics": [...]}
  *        For a format the plugin does not know: STOA_STATUS_OK, "code": "".
@@ -129,7 +132,7 @@ extern "C" {
 /* The document tree version of this header: its major (a new one breaks
  * plugins) and its minor (a new one only adds; see "versions" above). */
 #define STOA_TREE_MAJOR 1u
-#define STOA_TREE_MINOR 1u
+#define STOA_TREE_MINOR 2u
 /* The descriptor's tree_version: the major in the low 16 bits, the minor
  * above, so that 1 reads as 1.0. */
 #define STOA_TREE_VERSION ((STOA_TREE_MINOR << 16) | STOA_TREE_MAJOR)
@@ -181,6 +184,145 @@ __declspec(dllexport)
 __attribute__((visibility("default")))
 #endif
 const StoaPluginV1 *stoa_plugin_v1(void);
+
+/* ------------------------------------------------------------------------
+ * More hooks of ABI version 1: configure and source (optional).
+ *
+ * They come through a second entry symbol, so that StoaPluginV1 keeps its
+ * layout and plugins built before them load unchanged. A plugin that has
+ * either hook exports
+ *
+ *     const StoaHooksV1 *stoa_plugin_hooks_v1(void);
+ *
+ * returning a static struct, valid while the library is loaded. "size" is
+ * sizeof(StoaHooksV1) as the plugin was built: hooks added at the end in a
+ * later header are read as NULL from a plugin whose size stops before them.
+ * A plugin without the symbol has neither hook. Outputs are freed with the
+ * descriptor's free_buffer, statuses and diagnostics are as above.
+ *
+ * configure, once per book and language, before any other hook:
+ *   in:  {"tree_version": 1, "tree_minor": 2, "config": {...}, "lang": "pt-BR",
+ *         "book_id": "essays", "labels": {...}}
+ *   out: {"diagnostics": [...]}
+ *        Check the settings here: an error is reported once, at the line of
+ *        book.toml of the key the message names in backticks (e.g.
+ *        "unknown key `wrod`"), with "did you mean" a key quoted in the
+ *        message or its hint; and no post of that edition is read.
+ *
+ * source, once per post and language, in parallel, before it is parsed:
+ *   in:  {"tree_version": 1, "tree_minor": 2, "config": {...}, "lang": "pt-BR",
+ *         "book_id": "essays", "labels": {...}, "slug": "a-post",
+ *         "file": "posts/a-post/en.md", "markdown": "..."}
+ *   out: {"markdown": "...", "line_map": [1, null, 2, ...], "diagnostics": [...]}
+ *        "markdown" is the post after its front matter. "line_map" has one
+ *        entry per line of the output: the 1-based input line it comes
+ *        from, or null for a line the plugin added; stoa reports later
+ *        errors at the author's line through it. Without "line_map" stoa
+ *        guesses it from the lines input and output share.
+ * ------------------------------------------------------------------------ */
+
+/* The name of the optional symbol, for dlsym(). */
+#define STOA_HOOKS_SYMBOL "stoa_plugin_hooks_v1"
+
+typedef struct StoaHooksV1 {
+    uint32_t size;           /* sizeof(StoaHooksV1) */
+    uint32_t reserved;       /* 0 */
+    StoaHookFn configure;    /* NULL if not provided */
+    StoaHookFn source;       /* NULL if not provided */
+} StoaHooksV1;
+
+#if defined(_WIN32)
+__declspec(dllexport)
+#else
+__attribute__((visibility("default")))
+#endif
+const StoaHooksV1 *stoa_plugin_hooks_v1(void);
+
+/* ------------------------------------------------------------------------
+ * The host API (since tree 1.2): stoa's own functions, lent to a plugin so
+ * that a plugin in C reads and changes a chapter without a JSON parser.
+ *
+ * The descriptor above does not change. A plugin that wants the table
+ * exports, besides stoa_plugin_v1, the optional function
+ *
+ *     void stoa_plugin_v1_host_api(const StoaHostApiV1 *api);
+ *
+ * which stoa calls once, right after loading the library and before any
+ * hook, with a table that stays valid while the library is loaded. Keep
+ * the pointer in a static. (A stoa older than 1.2 never calls it: the
+ * pointer stays NULL, and the plugin should then fail its hooks with
+ * STOA_STATUS_PANIC.)
+ *
+ * In transform:
+ *     StoaChapter *ch = api->chapter_open(input, input_len);
+ *     if (!ch) return STOA_STATUS_BAD_INPUT;
+ *     ... api->block_count(ch), api->block_kind(ch, i), api->block_text(ch, i, &len),
+ *         api->insert_paragraph / insert_markdown / insert_raw / remove_block ...
+ *     return api->chapter_finish(ch, output);   // writes the answer for you
+ * The answer chapter_finish writes belongs to stoa: the plugin's
+ * free_buffer must hand it back with api->free_buffer(buffer).
+ *
+ * Blocks are addressed by their index at the chapter's top level. Strings
+ * returned by the API are NUL-terminated UTF-8 owned by the chapter: copy
+ * them if you need them after the next change or after chapter_finish.
+ * Functions returning int32_t say 0 when done, -1 when refused (an index
+ * past the end, invalid UTF-8, a NULL argument).
+ *
+ * Post text never becomes code: insert_paragraph writes text as text,
+ * whatever characters it holds; insert_markdown reads Markdown as a post is
+ * read (raw HTML in it made safe); only insert_raw writes code, for one
+ * format, and that code is checked after the hook (well-formed XHTML
+ * without script for "epub" and "html", Typst that parses and stays in its
+ * block for "pdf"). Escape any post text you put in raw code yourself.
+ * ---------------------------------------------------------------------- */
+
+/* The name of the optional host API symbol, for dlsym(). */
+#define STOA_HOST_API_SYMBOL "stoa_plugin_v1_host_api"
+/* The version of the table below; later versions only append functions. */
+#define STOA_HOST_API_VERSION 1u
+
+/* A chapter open in a transform call; opaque, owned by stoa. */
+typedef struct StoaChapter StoaChapter;
+
+typedef struct StoaHostApiV1 {
+    uint32_t size;      /* sizeof the table stoa built: functions past it are absent */
+    uint32_t version;   /* STOA_HOST_API_VERSION */
+    /* Reads transform's input; NULL when it is unreadable. */
+    StoaChapter *(*chapter_open)(const uint8_t *input, size_t input_len);
+    /* Writes transform's answer (the chapter as changed, the diagnostics)
+     * into *output, frees the chapter, and returns the status to return. */
+    int32_t (*chapter_finish)(StoaChapter *chapter, StoaBuffer *output);
+    /* Frees a chapter without an answer. */
+    void (*chapter_close)(StoaChapter *chapter);
+    /* Frees a buffer chapter_finish wrote: call it from your free_buffer. */
+    void (*free_buffer)(StoaBuffer buffer);
+    /* The edition's language, e.g. "pt-BR". */
+    const char *(*lang)(const StoaChapter *chapter);
+    /* A setting of [plugins.<name>] as text (numbers and booleans written
+     * out), or NULL when absent or an array or table. */
+    const char *(*config)(StoaChapter *chapter, const char *key);
+    /* How many blocks the chapter has at its top level. */
+    size_t (*block_count)(const StoaChapter *chapter);
+    /* "paragraph", "heading", "list", "quote", "code", "table", "rule",
+     * "footnote_def", "div" or "raw" (static); NULL past the end. */
+    const char *(*block_kind)(const StoaChapter *chapter, size_t index);
+    /* The plain text of a block and all it holds; *len gets its length
+     * when len is not NULL. NULL past the end. */
+    const char *(*block_text)(StoaChapter *chapter, size_t index, size_t *len);
+    /* Inserts before block index (index == count appends): */
+    int32_t (*insert_markdown)(StoaChapter *chapter, size_t index,
+                               const uint8_t *markdown, size_t len);
+    int32_t (*insert_paragraph)(StoaChapter *chapter, size_t index,
+                                const char *class_or_null, const uint8_t *text, size_t len);
+    int32_t (*insert_raw)(StoaChapter *chapter, size_t index, const char *format,
+                          const uint8_t *payload, size_t len);
+    /* Removes block index. Replacing = insert the new block, remove the old. */
+    int32_t (*remove_block)(StoaChapter *chapter, size_t index);
+    /* A diagnostic on this chapter: severity 0 warning, 1 error. */
+    void (*report)(StoaChapter *chapter, int32_t severity, const char *message);
+} StoaHostApiV1;
+
+/* ------------------------------------------------------- end of host API */
 
 #ifdef __cplusplus
 }

@@ -10,9 +10,9 @@
 //! another crate (the bundled plugins, which stoa also links in as built-ins,
 //! where a second `stoa_plugin_v1` symbol per plugin would clash).
 
-use crate::abi::{ABI_VERSION, STATUS_BAD_INPUT, StoaBuffer, StoaPluginV1};
-use crate::hooks::{self, Answer};
-use crate::{Plugin, TREE_MINOR, TREE_VERSION, tree_version_code};
+use crate::abi::{ABI_VERSION, STATUS_BAD_INPUT, StoaBuffer, StoaHooksV1, StoaPluginV1};
+use crate::hooks;
+use crate::{Hooks, Plugin, TREE_MINOR, TREE_VERSION, tree_version_code};
 use std::ffi::CString;
 use std::panic::catch_unwind;
 
@@ -24,13 +24,117 @@ pub trait Exported: 'static {
     type Plugin: Plugin;
     /// The plugin value, made on first use.
     fn instance() -> &'static Self::Plugin;
+    /// The hooks the plugin implements, found by `__hooks_of!`.
+    fn hooks() -> &'static HookFns<Self::Plugin>;
     /// The descriptor, made on first use.
     fn entry() -> &'static Entry;
+}
+
+/// One hook of plugin `P`: JSON in, status and JSON out.
+pub type HookFn<P> = fn(&P, &[u8]) -> (i32, Vec<u8>);
+
+/// The hooks plugin `P` implements (`None`: not implemented), as
+/// `__hooks_of!` finds them at compile time.
+pub struct HookFns<P> {
+    /// [`crate::Configure::configure`].
+    pub configure: Option<HookFn<P>>,
+    /// [`crate::Source::source`].
+    pub source: Option<HookFn<P>>,
+    /// [`crate::Transform::transform`].
+    pub transform: Option<HookFn<P>>,
+    /// [`crate::Finish::finish`].
+    pub finish: Option<HookFn<P>>,
+    /// [`crate::Styles::styles`].
+    pub styles: Option<HookFn<P>>,
+}
+
+impl<P> HookFns<P> {
+    /// Which hooks there are.
+    pub fn hooks(&self) -> Hooks {
+        Hooks {
+            configure: self.configure.is_some(),
+            source: self.source.is_some(),
+            transform: self.transform.is_some(),
+            finish: self.finish.is_some(),
+            styles: self.styles.is_some(),
+        }
+    }
+}
+
+/// Compile-time detection of the hook traits a type implements, by
+/// auto-reference specialisation: `(&Probe::<P>::new()).transform_hook()`
+/// finds `YesTransform` (implemented on `Probe<P>` when `P: Transform`)
+/// before `NoTransform` (implemented on `&Probe<P>`, one reference
+/// further), and only the first needs the bound. It works where the type is
+/// known, which is why `export_plugin!` and `builtin_plugin!` are macros.
+pub mod probe {
+    use super::HookFn;
+    use crate::hooks;
+    use crate::{Configure, Finish, Plugin, Source, Styles, Transform};
+    use std::marker::PhantomData;
+
+    /// Asks about plugin type `P`.
+    pub struct Probe<P>(PhantomData<P>);
+
+    impl<P> Probe<P> {
+        /// A probe; it holds nothing.
+        pub fn new() -> Self {
+            Probe(PhantomData)
+        }
+    }
+
+    impl<P> Default for Probe<P> {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    macro_rules! probe {
+        ($trait:ident, $yes:ident, $no:ident, $method:ident, $hook:path) => {
+            /// The hook, for a type that implements its trait.
+            pub trait $yes<P> {
+                /// `Some(hook)`.
+                fn $method(&self) -> Option<HookFn<P>>;
+            }
+            impl<P: $trait> $yes<P> for Probe<P> {
+                fn $method(&self) -> Option<HookFn<P>> {
+                    Some($hook)
+                }
+            }
+            /// No hook, for a type that does not implement its trait.
+            pub trait $no<P> {
+                /// `None`.
+                fn $method(&self) -> Option<HookFn<P>> {
+                    None
+                }
+            }
+            impl<P: Plugin> $no<P> for &Probe<P> {}
+        };
+    }
+
+    probe!(
+        Configure,
+        YesConfigure,
+        NoConfigure,
+        configure_hook,
+        hooks::configure::<P>
+    );
+    probe!(Source, YesSource, NoSource, source_hook, hooks::source::<P>);
+    probe!(
+        Transform,
+        YesTransform,
+        NoTransform,
+        transform_hook,
+        hooks::transform::<P>
+    );
+    probe!(Finish, YesFinish, NoFinish, finish_hook, hooks::finish::<P>);
+    probe!(Styles, YesStyles, NoStyles, styles_hook, hooks::styles::<P>);
 }
 
 /// The descriptor and the C strings it points into.
 pub struct Entry {
     descriptor: StoaPluginV1,
+    more: StoaHooksV1,
     // Owned here so that the descriptor's `name` and `version` stay valid;
     // a CString's bytes do not move when the CString does.
     _name: CString,
@@ -51,6 +155,7 @@ impl Entry {
     pub fn new<P: Exported>() -> Entry {
         let name = CString::new(P::Plugin::NAME).expect("Plugin::NAME holds a NUL byte");
         let version = CString::new(P::Plugin::VERSION).expect("Plugin::VERSION holds a NUL byte");
+        let hooks = P::hooks().hooks();
         let descriptor = StoaPluginV1 {
             abi_version: ABI_VERSION,
             // Major and minor packed, so that the `1` of a plugin built
@@ -58,13 +163,20 @@ impl Entry {
             tree_version: tree_version_code(TREE_VERSION, TREE_MINOR),
             name: name.as_ptr(),
             version: version.as_ptr(),
-            transform: P::Plugin::HOOKS.transform.then_some(transform::<P> as _),
-            finish: P::Plugin::HOOKS.finish.then_some(finish::<P> as _),
-            styles: P::Plugin::HOOKS.styles.then_some(styles::<P> as _),
+            transform: hooks.transform.then_some(transform::<P> as _),
+            finish: hooks.finish.then_some(finish::<P> as _),
+            styles: hooks.styles.then_some(styles::<P> as _),
             free_buffer: Some(free_buffer),
+        };
+        let more = StoaHooksV1 {
+            size: std::mem::size_of::<StoaHooksV1>() as u32,
+            reserved: 0,
+            configure: hooks.configure.then_some(configure::<P> as _),
+            source: hooks.source.then_some(source::<P> as _),
         };
         Entry {
             descriptor,
+            more,
             _name: name,
             _version: version,
         }
@@ -80,6 +192,41 @@ pub fn descriptor<P: Exported>() -> *const StoaPluginV1 {
     }
 }
 
+/// What `stoa_plugin_hooks_v1` returns: the hooks added to ABI version 1,
+/// or null if making the descriptor panicked.
+pub fn more_hooks<P: Exported>() -> *const StoaHooksV1 {
+    match catch_unwind(P::entry) {
+        Ok(entry) => &entry.more,
+        Err(_) => std::ptr::null(),
+    }
+}
+
+/// The `configure` hook of plugin `P`.
+///
+/// # Safety
+/// As for [`transform`].
+pub unsafe extern "C" fn configure<P: Exported>(
+    input: *const u8,
+    input_len: usize,
+    output: *mut StoaBuffer,
+) -> i32 {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { shim::<P>(input, input_len, output, "configure", |h| h.configure) }
+}
+
+/// The `source` hook of plugin `P`.
+///
+/// # Safety
+/// As for [`transform`].
+pub unsafe extern "C" fn source<P: Exported>(
+    input: *const u8,
+    input_len: usize,
+    output: *mut StoaBuffer,
+) -> i32 {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { shim::<P>(input, input_len, output, "source", |h| h.source) }
+}
+
 /// The `transform` hook of plugin `P`.
 ///
 /// # Safety
@@ -91,15 +238,7 @@ pub unsafe extern "C" fn transform<P: Exported>(
     output: *mut StoaBuffer,
 ) -> i32 {
     // SAFETY: forwarded from this function's contract.
-    unsafe {
-        shim::<P>(
-            input,
-            input_len,
-            output,
-            "transform",
-            hooks::transform::<P::Plugin>,
-        )
-    }
+    unsafe { shim::<P>(input, input_len, output, "transform", |h| h.transform) }
 }
 
 /// The `finish` hook of plugin `P`.
@@ -112,15 +251,7 @@ pub unsafe extern "C" fn finish<P: Exported>(
     output: *mut StoaBuffer,
 ) -> i32 {
     // SAFETY: forwarded from this function's contract.
-    unsafe {
-        shim::<P>(
-            input,
-            input_len,
-            output,
-            "finish",
-            hooks::finish::<P::Plugin>,
-        )
-    }
+    unsafe { shim::<P>(input, input_len, output, "finish", |h| h.finish) }
 }
 
 /// The `styles` hook of plugin `P`.
@@ -133,15 +264,7 @@ pub unsafe extern "C" fn styles<P: Exported>(
     output: *mut StoaBuffer,
 ) -> i32 {
     // SAFETY: forwarded from this function's contract.
-    unsafe {
-        shim::<P>(
-            input,
-            input_len,
-            output,
-            "styles",
-            hooks::styles::<P::Plugin>,
-        )
-    }
+    unsafe { shim::<P>(input, input_len, output, "styles", |h| h.styles) }
 }
 
 /// Frees a buffer a hook of this plugin returned.
@@ -158,6 +281,9 @@ pub unsafe extern "C" fn free_buffer(buffer: StoaBuffer) {
     drop(unsafe { Box::from_raw(slice) });
 }
 
+/// Which of a plugin's hooks a shim calls.
+type PickHook<P> = fn(&HookFns<P>) -> Option<HookFn<P>>;
+
 /// Reads the input, runs the hook on the plugin's value with panics caught,
 /// and writes the answer.
 ///
@@ -168,7 +294,7 @@ unsafe fn shim<P: Exported>(
     input_len: usize,
     output: *mut StoaBuffer,
     hook_name: &str,
-    hook: fn(&P::Plugin, &[u8]) -> Answer,
+    hook: PickHook<P::Plugin>,
 ) -> i32 {
     if output.is_null() {
         return STATUS_BAD_INPUT;
@@ -181,7 +307,13 @@ unsafe fn shim<P: Exported>(
         unsafe { std::slice::from_raw_parts(input, input_len) }
     };
     // Making the plugin value runs its constructor: guard it too.
-    let run = || hooks::guarded(hook_name, || hook(P::instance(), input));
+    let run = || {
+        hooks::guarded(hook_name, || match hook(P::hooks()) {
+            Some(hook) => hook(P::instance(), input),
+            // Not in the descriptor, so never called by stoa.
+            None => (STATUS_BAD_INPUT, Vec::new()),
+        })
+    };
     let (status, body) = crate::wire::with_deep_stack(run);
     // SAFETY: `output` is non-null and writable per the caller's contract.
     unsafe { write_output(output, body) };

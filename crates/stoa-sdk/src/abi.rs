@@ -79,3 +79,141 @@ pub struct StoaPluginV1 {
     /// Frees the plugin's output buffers; never null.
     pub free_buffer: Option<FreeBufferFn>,
 }
+
+// ---------------------------------------------------------------------------
+// The host API (helper C2, tree 1.2): functions stoa lends a plugin so that a
+// plugin in C reads and changes a chapter without a JSON parser of its own.
+// The v1 descriptor is unchanged: a plugin that wants the table exports the
+// optional symbol HOST_API_SYMBOL, which stoa calls once, right after
+// loading it, before any hook.
+// ---------------------------------------------------------------------------
+
+/// The optional symbol through which a plugin receives the host API:
+/// `void stoa_plugin_v1_host_api(const StoaHostApiV1 *api)`.
+pub const HOST_API_SYMBOL: &str = "stoa_plugin_v1_host_api";
+
+/// The version of [`StoaHostApiV1`]; later versions only append functions
+/// (a plugin checks `size` before calling one it did not know at first).
+pub const HOST_API_VERSION: u32 = 1;
+
+/// What [`HOST_API_SYMBOL`] points to.
+pub type HostApiEntryFn = unsafe extern "C" fn(api: *const StoaHostApiV1);
+
+/// An open chapter of a `transform` call, owned by the host; a plugin only
+/// holds pointers to it, from `chapter_open` to `chapter_finish` or
+/// `chapter_close`.
+#[repr(C)]
+pub struct StoaChapter {
+    _opaque: [u8; 0],
+}
+
+/// The table of host functions (`StoaHostApiV1` in the header). Every
+/// function is thread-safe; a chapter is used by one thread at a time.
+/// Strings are UTF-8; those taking a length need no NUL.
+#[repr(C)]
+#[derive(Debug)]
+pub struct StoaHostApiV1 {
+    /// `sizeof(StoaHostApiV1)` as the host built it: functions past it are absent.
+    pub size: u32,
+    /// [`HOST_API_VERSION`].
+    pub version: u32,
+    /// Reads a `transform` input; null when it is unreadable.
+    pub chapter_open: unsafe extern "C" fn(input: *const u8, len: usize) -> *mut StoaChapter,
+    /// Writes the `transform` output (the chapter as changed, and the
+    /// diagnostics) into `*output`, frees the chapter and returns the
+    /// status to return from the hook. `*output` is the host's: the
+    /// plugin's `free_buffer` hands it to `free_buffer` below.
+    pub chapter_finish:
+        unsafe extern "C" fn(chapter: *mut StoaChapter, output: *mut StoaBuffer) -> i32,
+    /// Frees a chapter without an answer.
+    pub chapter_close: unsafe extern "C" fn(chapter: *mut StoaChapter),
+    /// Frees a buffer the host wrote (`chapter_finish`).
+    pub free_buffer: unsafe extern "C" fn(buffer: StoaBuffer),
+    /// The edition's language, NUL-terminated, valid while the chapter is open.
+    pub lang: unsafe extern "C" fn(chapter: *const StoaChapter) -> *const c_char,
+    /// A setting of `[plugins.<name>]` as text (strings as they are,
+    /// numbers and booleans written out), NUL-terminated, valid while the
+    /// chapter is open; null when absent, or an array or table.
+    pub config:
+        unsafe extern "C" fn(chapter: *mut StoaChapter, key: *const c_char) -> *const c_char,
+    /// How many blocks the chapter has at its top level.
+    pub block_count: unsafe extern "C" fn(chapter: *const StoaChapter) -> usize,
+    /// The kind of top-level block `index` (`paragraph`, `heading`, `list`,
+    /// `quote`, `code`, `table`, `rule`, `footnote_def`, `div`, `raw`),
+    /// static and NUL-terminated; null past the end.
+    pub block_kind:
+        unsafe extern "C" fn(chapter: *const StoaChapter, index: usize) -> *const c_char,
+    /// The plain text of block `index` and all it holds (words of nested
+    /// lists, quotes and containers joined by spaces; code as written; no
+    /// raw code), NUL-terminated, its length in `*len` when not null;
+    /// valid until the chapter next changes. Null past the end.
+    pub block_text: unsafe extern "C" fn(
+        chapter: *mut StoaChapter,
+        index: usize,
+        len: *mut usize,
+    ) -> *const c_char,
+    /// Puts the blocks of `markdown` before block `index` (`index` equal to
+    /// the count appends), read as a post is (raw HTML made safe); 0 when
+    /// done, -1 on a bad index, invalid UTF-8 or an image (a plugin adds
+    /// no files this way).
+    pub insert_markdown: unsafe extern "C" fn(
+        chapter: *mut StoaChapter,
+        index: usize,
+        markdown: *const u8,
+        len: usize,
+    ) -> i32,
+    /// Puts a paragraph of plain `text` (never read as markup) before
+    /// block `index`, in a div of class `class` unless `class` is null;
+    /// 0 when done, -1 on a bad index or invalid UTF-8.
+    pub insert_paragraph: unsafe extern "C" fn(
+        chapter: *mut StoaChapter,
+        index: usize,
+        class: *const c_char,
+        text: *const u8,
+        len: usize,
+    ) -> i32,
+    /// Puts a raw block for `format` (`epub`, `pdf`, `html`) before block
+    /// `index`; the payload is checked after the hook like any raw output.
+    pub insert_raw: unsafe extern "C" fn(
+        chapter: *mut StoaChapter,
+        index: usize,
+        format: *const c_char,
+        payload: *const u8,
+        len: usize,
+    ) -> i32,
+    /// Removes block `index`; 0 when done, -1 past the end. Replacing a
+    /// block is inserting the new one, then removing the old one.
+    pub remove_block: unsafe extern "C" fn(chapter: *mut StoaChapter, index: usize) -> i32,
+    /// Reports a diagnostic on this chapter: `severity` 0 a warning, 1 an
+    /// error (the book is not built); `message` NUL-terminated.
+    pub report:
+        unsafe extern "C" fn(chapter: *mut StoaChapter, severity: i32, message: *const c_char),
+}
+
+// ---------------------------------------------------------------------------
+// More hooks of ABI version 1: `configure` and `source` (issue 20, helper C1).
+// They come through a second, optional entry symbol, so that the v1
+// descriptor above keeps its layout and plugins built before them load as
+// they are (stoa then calls neither).
+// ---------------------------------------------------------------------------
+
+/// The optional symbol of the hooks added to ABI version 1:
+/// `const StoaHooksV1 *stoa_plugin_hooks_v1(void)`.
+pub const HOOKS_SYMBOL: &str = "stoa_plugin_hooks_v1";
+
+/// What `stoa_plugin_hooks_v1` returns: the hooks added to ABI version 1,
+/// valid as long as the library stays loaded. `size` says how much of the
+/// struct the plugin knows: hooks added at its end later are absent from a
+/// plugin whose `size` stops before them, and the host reads them as null.
+#[repr(C)]
+#[derive(Debug)]
+pub struct StoaHooksV1 {
+    /// `sizeof(StoaHooksV1)` as the plugin was built.
+    pub size: u32,
+    /// Zero.
+    pub reserved: u32,
+    /// Checks the settings once per book and language; null when not provided.
+    pub configure: Option<HookFn>,
+    /// Rewrites a post's Markdown before it is parsed; null when not provided.
+    pub source: Option<HookFn>,
+}

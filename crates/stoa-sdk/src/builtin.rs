@@ -7,10 +7,12 @@
 //! out, so a book built with the built-in plugin and with its library is
 //! the same, byte for byte.
 
+use crate::__private::HookFns;
 use crate::hooks::{self, Answer};
 use crate::{Hooks, Plugin, TREE_MINOR, TREE_VERSION, tree_version_code};
 
-/// A [`Plugin`] value the host calls in its own process.
+/// A [`Plugin`] value the host calls in its own process. Made by
+/// [`crate::builtin_plugin!`], which finds the hooks the type implements.
 pub struct BuiltinPlugin {
     plugin: Box<dyn Erased>,
     name: &'static str,
@@ -27,15 +29,27 @@ impl std::fmt::Debug for BuiltinPlugin {
     }
 }
 
+/// A hook of a built-in plugin, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hook {
+    Configure,
+    Source,
+    Transform,
+    Finish,
+    Styles,
+}
+
 impl BuiltinPlugin {
-    /// Wraps `plugin`; its name, version and hooks come from its [`Plugin`]
-    /// constants, as `export_plugin!` puts them in the descriptor.
-    pub fn new<P: Plugin>(plugin: P) -> BuiltinPlugin {
+    /// Wraps `plugin` with its hooks; [`crate::builtin_plugin!`] calls it
+    /// with the hooks the type implements. Its name and version come from
+    /// its [`Plugin`] constants, as `export_plugin!` puts them in the
+    /// descriptor.
+    pub fn from_parts<P: Plugin>(plugin: P, hooks: HookFns<P>) -> BuiltinPlugin {
         BuiltinPlugin {
-            plugin: Box::new(plugin),
             name: P::NAME,
             version: P::VERSION,
-            hooks: P::HOOKS,
+            hooks: hooks.hooks(),
+            plugin: Box::new(Holder { plugin, hooks }),
         }
     }
 
@@ -59,20 +73,30 @@ impl BuiltinPlugin {
         tree_version_code(TREE_VERSION, TREE_MINOR)
     }
 
-    /// Calls `transform` with the JSON input of the C ABI; the status and
+    /// Calls `configure` with the JSON input of the C ABI; the status and
     /// the JSON output, exactly as the exported hook would return them.
+    pub fn configure(&self, input: &[u8]) -> (i32, Vec<u8>) {
+        run("configure", || self.plugin.call(Hook::Configure, input))
+    }
+
+    /// Calls `source`, as [`Self::configure`] does.
+    pub fn source(&self, input: &[u8]) -> (i32, Vec<u8>) {
+        run("source", || self.plugin.call(Hook::Source, input))
+    }
+
+    /// Calls `transform`, as [`Self::configure`] does.
     pub fn transform(&self, input: &[u8]) -> (i32, Vec<u8>) {
-        run("transform", || self.plugin.transform(input))
+        run("transform", || self.plugin.call(Hook::Transform, input))
     }
 
-    /// Calls `finish`, as [`Self::transform`] does.
+    /// Calls `finish`, as [`Self::configure`] does.
     pub fn finish(&self, input: &[u8]) -> (i32, Vec<u8>) {
-        run("finish", || self.plugin.finish(input))
+        run("finish", || self.plugin.call(Hook::Finish, input))
     }
 
-    /// Calls `styles`, as [`Self::transform`] does.
+    /// Calls `styles`, as [`Self::configure`] does.
     pub fn styles(&self, input: &[u8]) -> (i32, Vec<u8>) {
-        run("styles", || self.plugin.styles(input))
+        run("styles", || self.plugin.call(Hook::Styles, input))
     }
 }
 
@@ -82,22 +106,30 @@ fn run(hook_name: &str, hook: impl FnOnce() -> Answer) -> Answer {
     crate::wire::with_deep_stack(|| hooks::guarded(hook_name, hook))
 }
 
-/// A plugin of any type, behind one vtable.
+/// A plugin of any type and its hooks, behind one vtable.
 trait Erased: Send + Sync {
-    fn transform(&self, input: &[u8]) -> Answer;
-    fn finish(&self, input: &[u8]) -> Answer;
-    fn styles(&self, input: &[u8]) -> Answer;
+    fn call(&self, hook: Hook, input: &[u8]) -> Answer;
 }
 
-impl<P: Plugin> Erased for P {
-    fn transform(&self, input: &[u8]) -> Answer {
-        hooks::transform(self, input)
-    }
-    fn finish(&self, input: &[u8]) -> Answer {
-        hooks::finish(self, input)
-    }
-    fn styles(&self, input: &[u8]) -> Answer {
-        hooks::styles(self, input)
+struct Holder<P> {
+    plugin: P,
+    hooks: HookFns<P>,
+}
+
+impl<P: Plugin> Erased for Holder<P> {
+    fn call(&self, hook: Hook, input: &[u8]) -> Answer {
+        let function = match hook {
+            Hook::Configure => self.hooks.configure,
+            Hook::Source => self.hooks.source,
+            Hook::Transform => self.hooks.transform,
+            Hook::Finish => self.hooks.finish,
+            Hook::Styles => self.hooks.styles,
+        };
+        match function {
+            Some(function) => function(&self.plugin, input),
+            // The host asks only for the hooks `hooks()` lists.
+            None => (crate::abi::STATUS_BAD_INPUT, Vec::new()),
+        }
     }
 }
 
@@ -115,6 +147,9 @@ mod tests {
     impl Plugin for Loud {
         const NAME: &'static str = "loud";
         const VERSION: &'static str = "1.2.3";
+    }
+
+    impl crate::Transform for Loud {
         fn transform(&self, chapter: &mut Chapter, ctx: &Context) -> Result<(), PluginError> {
             if ctx.config()["panic"] == json!(true) {
                 panic!("too loud");
@@ -137,8 +172,10 @@ mod tests {
 
     #[test]
     fn a_builtin_answers_as_the_exported_hook_does() {
-        let plugin = BuiltinPlugin::new(Loud);
+        let plugin = crate::builtin_plugin!(Loud);
         assert_eq!((plugin.name(), plugin.version()), ("loud", "1.2.3"));
+        // Only the hook it implements.
+        assert_eq!(plugin.hooks().names(), ["transform"]);
         let (status, body) = plugin.transform(&input(json!({})));
         assert_eq!(status, STATUS_OK);
         let out: TransformOutput = crate::wire::from_slice(&body).unwrap();
@@ -152,7 +189,7 @@ mod tests {
 
     #[test]
     fn a_panic_in_a_builtin_is_a_status_not_a_crash() {
-        let (status, body) = BuiltinPlugin::new(Loud).transform(&input(json!({"panic": true})));
+        let (status, body) = crate::builtin_plugin!(Loud).transform(&input(json!({"panic": true})));
         assert_eq!(status, STATUS_PANIC);
         let failure: FailureOutput = crate::wire::from_slice(&body).unwrap();
         assert!(failure.diagnostics[0].message.contains("too loud"));

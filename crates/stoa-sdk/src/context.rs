@@ -67,6 +67,8 @@ pub struct Context {
     book_id: String,
     labels: Labels,
     chapter: Option<String>,
+    /// The plugin's name, for messages about its table.
+    plugin: Option<&'static str>,
     diagnostics: Mutex<Vec<PluginDiagnostic>>,
 }
 
@@ -80,6 +82,7 @@ impl Context {
             book_id: book_id.into(),
             labels: Labels::default(),
             chapter: None,
+            plugin: None,
             diagnostics: Mutex::new(Vec::new()),
         }
     }
@@ -87,6 +90,13 @@ impl Context {
     /// Names the chapter being transformed, so that reports name it.
     pub fn for_chapter(mut self, slug: impl Into<String>) -> Self {
         self.chapter = Some(slug.into());
+        self
+    }
+
+    /// Names the plugin, so that [`Self::config_as`] names its table; the
+    /// SDK does it for each call.
+    pub fn for_plugin(mut self, name: &'static str) -> Self {
+        self.plugin = Some(name);
         self
     }
 
@@ -116,8 +126,10 @@ impl Context {
     /// says which table is wrong.
     pub fn config_as<T: DeserializeOwned>(&self) -> Result<T, PluginError> {
         T::deserialize(&self.config).map_err(|e| {
-            PluginError::new(format!("bad plugin settings: {e}"))
-                .with_hint("fix the plugin's [plugins.<name>] table in book.toml")
+            let table = self.plugin.unwrap_or("<name>");
+            PluginError::new(format!("bad plugin settings: {e}")).with_hint(format!(
+                "fix the plugin's [plugins.{table}] table in book.toml"
+            ))
         })
     }
 

@@ -2,8 +2,13 @@
 //! plugin, write the JSON output, and never let a panic escape.
 
 use crate::abi::{STATUS_BAD_INPUT, STATUS_ERROR, STATUS_OK, STATUS_PANIC};
-use crate::wire::{self, FailureOutput, FinishOutput, StylesOutput, TransformOutput};
-use crate::{Context, Format, Plugin, PluginDiagnostic, PluginError, TREE_VERSION};
+use crate::wire::{
+    self, ConfigureOutput, FailureOutput, FinishOutput, SourceOutput, StylesOutput, TransformOutput,
+};
+use crate::{
+    Configure, Context, Finish, Format, Markdown, PluginDiagnostic, PluginError, Source, Styles,
+    TREE_VERSION, Transform,
+};
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -37,12 +42,13 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
     }
 }
 
-pub(crate) fn transform<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
+pub(crate) fn transform<P: Transform>(plugin: &P, input: &[u8]) -> Answer {
     let input: wire::TransformInput = match read(input) {
         Ok(input) => input,
         Err(answer) => return answer,
     };
     let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id)
+        .for_plugin(P::NAME)
         .with_labels(input.labels.into_owned());
     let mut chapter = input.chapter.into_owned();
     let ctx = ctx.for_chapter(chapter.slug.clone());
@@ -54,13 +60,14 @@ pub(crate) fn transform<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
     answer(result, ctx.into_diagnostics(), output)
 }
 
-pub(crate) fn finish<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
+pub(crate) fn finish<P: Finish>(plugin: &P, input: &[u8]) -> Answer {
     let input: wire::FinishInput = match read(input) {
         Ok(input) => input,
         Err(answer) => return answer,
     };
     let mut book = input.book.into_owned();
     let ctx = Context::new(input.config.into_owned(), input.lang, book.id.clone())
+        .for_plugin(P::NAME)
         .with_labels(book.labels.clone());
     let result = plugin.finish(&mut book, &ctx);
     let output = |diagnostics| FinishOutput {
@@ -70,7 +77,7 @@ pub(crate) fn finish<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
     answer(result, ctx.into_diagnostics(), output)
 }
 
-pub(crate) fn styles<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
+pub(crate) fn styles<P: Styles>(plugin: &P, input: &[u8]) -> Answer {
     let input: wire::StylesInput = match read(input) {
         Ok(input) => input,
         Err(answer) => return answer,
@@ -84,10 +91,44 @@ pub(crate) fn styles<P: Plugin>(plugin: &P, input: &[u8]) -> Answer {
         });
     };
     let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id)
+        .for_plugin(P::NAME)
         .with_labels(input.labels.into_owned());
     let code = plugin.styles(format, &ctx);
     let output = |diagnostics| StylesOutput { code, diagnostics };
     answer(Ok(()), ctx.into_diagnostics(), output)
+}
+
+pub(crate) fn configure<P: Configure>(plugin: &P, input: &[u8]) -> Answer {
+    let input: wire::ConfigureInput = match read(input) {
+        Ok(input) => input,
+        Err(answer) => return answer,
+    };
+    let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id)
+        .for_plugin(P::NAME)
+        .with_labels(input.labels.into_owned());
+    let result = plugin.configure(&ctx);
+    answer(result, ctx.into_diagnostics(), |diagnostics| {
+        ConfigureOutput { diagnostics }
+    })
+}
+
+pub(crate) fn source<P: Source>(plugin: &P, input: &[u8]) -> Answer {
+    let input: wire::SourceInput = match read(input) {
+        Ok(input) => input,
+        Err(answer) => return answer,
+    };
+    let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id)
+        .for_plugin(P::NAME)
+        .with_labels(input.labels.into_owned())
+        .for_chapter(input.slug.into_owned());
+    let mut markdown = Markdown::new(&input.markdown);
+    let result = plugin.source(&mut markdown, &ctx);
+    let output = |diagnostics| SourceOutput {
+        markdown: Cow::Owned(markdown.text()),
+        line_map: Some(markdown.line_map()),
+        diagnostics,
+    };
+    answer(result, ctx.into_diagnostics(), output)
 }
 
 /// Reads a hook's input, refusing another major tree version. The minor
@@ -151,12 +192,18 @@ macro_rules! has_tree_version {
         }
     )*};
 }
-has_tree_version!(TransformInput, FinishInput, StylesInput);
+has_tree_version!(
+    TransformInput,
+    FinishInput,
+    StylesInput,
+    ConfigureInput,
+    SourceInput
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Chapter, Format};
+    use crate::{Chapter, Format, Plugin};
     use serde_json::json;
 
     #[derive(Default)]
@@ -165,6 +212,9 @@ mod tests {
     impl Plugin for Boom {
         const NAME: &'static str = "boom";
         const VERSION: &'static str = "0.0.1";
+    }
+
+    impl Transform for Boom {
         fn transform(&self, _: &mut Chapter, ctx: &Context) -> Result<(), PluginError> {
             ctx.warn("about to fail");
             match ctx.config()["how"].as_str() {
@@ -238,6 +288,9 @@ mod tests {
     impl Plugin for Styled {
         const NAME: &'static str = "styled";
         const VERSION: &'static str = "0.0.1";
+    }
+
+    impl Styles for Styled {
         fn styles(&self, format: Format, _: &Context) -> String {
             format!("/* {format} */")
         }
@@ -265,12 +318,42 @@ mod tests {
 
     #[test]
     fn malformed_input_is_refused() {
-        let (status, _) = styles(&Boom, b"{\"tree_version\":");
+        let (status, _) = styles(&Styled, b"{\"tree_version\":");
         assert_eq!(status, STATUS_BAD_INPUT);
         let ok = json!({"tree_version": TREE_VERSION, "config": {}, "lang": "en",
             "book_id": "b", "format": Format::Pdf});
-        let (status, body) = styles(&Boom, &serde_json::to_vec(&ok).unwrap());
+        let (status, body) = styles(&Styled, &serde_json::to_vec(&ok).unwrap());
         assert_eq!(status, STATUS_OK);
-        assert_eq!(wire::from_slice::<StylesOutput>(&body).unwrap().code, "");
+        assert_eq!(
+            wire::from_slice::<StylesOutput>(&body).unwrap().code,
+            "/* pdf */"
+        );
+    }
+
+    #[derive(Default)]
+    struct Epigraph;
+
+    impl Plugin for Epigraph {
+        const NAME: &'static str = "epigraph";
+        const VERSION: &'static str = "0.0.1";
+    }
+
+    impl crate::Source for Epigraph {
+        fn source(&self, md: &mut Markdown, ctx: &Context) -> Result<(), PluginError> {
+            assert_eq!(ctx.chapter(), Some("a"));
+            md.insert_lines(0, "> Words.\n");
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn source_returns_the_markdown_and_its_line_map() {
+        let input = json!({"tree_version": TREE_VERSION, "config": {}, "lang": "en",
+            "book_id": "b", "slug": "a", "markdown": "One.\n\nTwo.\n"});
+        let (status, body) = source(&Epigraph, &serde_json::to_vec(&input).unwrap());
+        assert_eq!(status, STATUS_OK);
+        let out: SourceOutput = wire::from_slice(&body).unwrap();
+        assert_eq!(out.markdown, "> Words.\nOne.\n\nTwo.\n");
+        assert_eq!(out.line_map, Some(vec![None, Some(1), Some(2), Some(3)]));
     }
 }

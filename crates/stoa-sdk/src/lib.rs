@@ -1,11 +1,17 @@
-//! The stoa plugin SDK: the document tree, the [`Plugin`] trait and the
-//! [`export_plugin!`] macro that turns an implementation into a shared library stoa loads.
+//! The stoa plugin SDK: the document tree, the [`Plugin`] trait, one trait
+//! per hook, and the [`export_plugin!`] macro that turns an implementation
+//! into a shared library stoa loads.
 //!
-//! A plugin is a `cdylib` crate with no unsafe code:
+//! A plugin is a `cdylib` crate with no unsafe code. It implements
+//! [`Plugin`] (its name and version) and the hook traits it needs:
+//! [`Configure`] (check the settings once), [`Source`] (rewrite a post's
+//! Markdown), [`Transform`] (change each chapter's tree), [`Finish`]
+//! (change the whole book), [`Styles`] (CSS and Typst for its classes).
+//! stoa calls exactly the hooks implemented; there is no list to keep.
 //!
 //! ```no_run
 //! #![forbid(unsafe_code)]
-//! use stoa_sdk::{Chapter, Context, Plugin, PluginError};
+//! use stoa_sdk::{Chapter, Context, Plugin, PluginError, Transform};
 //!
 //! #[derive(Default)]
 //! struct Shout;
@@ -13,6 +19,9 @@
 //! impl Plugin for Shout {
 //!     const NAME: &'static str = "shout";
 //!     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+//! }
+//!
+//! impl Transform for Shout {
 //!     fn transform(&self, chapter: &mut Chapter, _ctx: &Context) -> Result<(), PluginError> {
 //!         chapter.title = chapter.title.to_uppercase();
 //!         Ok(())
@@ -22,8 +31,13 @@
 //! stoa_sdk::export_plugin!(Shout);
 //! ```
 //!
+//! To read the tree without changing it, [`visit`] with a [`Visitor`] (or
+//! [`for_each_block`] and [`for_each_inline`]); to change it,
+//! [`walk_blocks_mut`], [`walk_inlines_mut`] and [`rewrite_text`].
+//!
 //! The ABI underneath is described in `include/stoa_plugin.h` and in
 //! `docs/plugins.md`; [`abi`] and [`wire`] mirror it for the host.
+#![warn(missing_docs)]
 
 pub mod abi;
 pub mod builtin;
@@ -35,10 +49,12 @@ mod edit;
 #[allow(unsafe_code)]
 pub mod __private;
 mod hooks;
+mod source;
 pub mod wire;
 
 pub use context::{Context, PluginDiagnostic};
 pub use edit::{div, div_with_role, rewrite_text, span, span_with_role};
+pub use source::{Markdown, guess_line_map};
 // The one `Format` (epub, pdf, html), `Role`, `NoteStyle` and the rest of
 // the tree: a plugin names them as `stoa_sdk::...`.
 pub use stoa_doc;
@@ -47,24 +63,54 @@ pub use stoa_doc::*;
 use std::fmt;
 
 /// Which hooks a plugin provides, so the host skips the others (and does not
-/// send every chapter across the boundary for nothing).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// send every chapter across the boundary for nothing). A Rust plugin never
+/// writes one: [`export_plugin!`] reads it from the hook traits it implements.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hooks {
-    /// [`Plugin::transform`] is called.
+    /// [`Configure::configure`] is called, once per book and language.
+    pub configure: bool,
+    /// [`Source::source`] is called, on each post's Markdown.
+    pub source: bool,
+    /// [`Transform::transform`] is called.
     pub transform: bool,
-    /// [`Plugin::finish`] is called.
+    /// [`Finish::finish`] is called.
     pub finish: bool,
-    /// [`Plugin::styles`] is called.
+    /// [`Styles::styles`] is called.
     pub styles: bool,
 }
 
 impl Hooks {
     /// Every hook.
     pub const ALL: Hooks = Hooks {
+        configure: true,
+        source: true,
         transform: true,
         finish: true,
         styles: true,
     };
+
+    /// No hook at all.
+    pub const NONE: Hooks = Hooks {
+        configure: false,
+        source: false,
+        transform: false,
+        finish: false,
+        styles: false,
+    };
+
+    /// The names of the hooks provided, in the order stoa calls them.
+    pub fn names(self) -> Vec<&'static str> {
+        [
+            ("configure", self.configure),
+            ("source", self.source),
+            ("transform", self.transform),
+            ("finish", self.finish),
+            ("styles", self.styles),
+        ]
+        .into_iter()
+        .filter_map(|(name, on)| on.then_some(name))
+        .collect()
+    }
 }
 
 /// Why a hook failed. The host reports it as an error naming the plugin and
@@ -127,8 +173,10 @@ impl From<serde_json::Error> for PluginError {
     }
 }
 
-/// A stoa plugin. Every hook has a default that does nothing; implement the
-/// ones you need and say which in [`Plugin::HOOKS`].
+/// A stoa plugin: its name and version. What it does comes from the hook
+/// traits it implements besides ([`Configure`], [`Source`], [`Transform`],
+/// [`Finish`], [`Styles`]); [`export_plugin!`] finds them at compile time
+/// and stoa calls those hooks only.
 ///
 /// One value serves the whole build: hooks are called from several threads
 /// at once, hence `Send + Sync`. Keep per-call state in locals, not in
@@ -138,31 +186,53 @@ pub trait Plugin: Send + Sync + 'static {
     const NAME: &'static str;
     /// The plugin's version, usually `env!("CARGO_PKG_VERSION")`.
     const VERSION: &'static str;
-    /// The hooks this plugin implements; the others are not called.
-    const HOOKS: Hooks = Hooks::ALL;
+}
 
-    /// Changes one chapter. Called once per chapter, in parallel.
-    fn transform(&self, chapter: &mut Chapter, ctx: &Context) -> Result<(), PluginError> {
-        let _ = (chapter, ctx);
-        Ok(())
-    }
+/// Checks the plugin's settings once per book and language, before any
+/// other hook: an error here is reported once, at the setting's line in
+/// book.toml (with "did you mean" for a misspelt key), and no post is read.
+///
+/// `ctx.config()` is the `[plugins.<name>]` table; `ctx.config_as::<T>()`
+/// reads it into a type of yours (use `#[serde(deny_unknown_fields)]` so
+/// that a typo is an error). `ctx.lang()`, `ctx.book_id()` and
+/// `ctx.labels()` say which edition is coming.
+pub trait Configure: Plugin {
+    /// Returns an error (or reports with `ctx.error`) when the settings are wrong.
+    fn configure(&self, ctx: &Context) -> Result<(), PluginError>;
+}
 
-    /// Changes one book in one language after every chapter is transformed;
-    /// may add chapters (an appendix, a notes chapter).
-    fn finish(&self, book: &mut Book, ctx: &Context) -> Result<(), PluginError> {
-        let _ = (book, ctx);
-        Ok(())
-    }
+/// Rewrites each post's Markdown before stoa parses it. Edit the
+/// [`Markdown`] with its line operations, so that stoa still reports every
+/// later error (a broken image, a bad footnote) at the author's own line.
+///
+/// Called once per post and language, in parallel, after [`Configure`];
+/// `ctx.chapter()` is the post's slug.
+pub trait Source: Plugin {
+    /// Changes `markdown` (the post after its front matter).
+    fn source(&self, markdown: &mut Markdown, ctx: &Context) -> Result<(), PluginError>;
+}
 
-    /// Styles for the classes this plugin introduces: CSS for
-    /// [`Format::Epub`] and [`Format::Html`] (the web edition), Typst for
-    /// [`Format::Pdf`] ([`Format::style_language`] says which). Empty for
-    /// none. A format this SDK does not know never reaches the plugin: the
-    /// SDK answers it with no style.
-    fn styles(&self, format: Format, ctx: &Context) -> String {
-        let _ = (format, ctx);
-        String::new()
-    }
+/// Changes each chapter's tree. Called once per chapter, in parallel.
+pub trait Transform: Plugin {
+    /// Changes one chapter; reports concern it.
+    fn transform(&self, chapter: &mut Chapter, ctx: &Context) -> Result<(), PluginError>;
+}
+
+/// Changes one book in one language after every chapter is transformed;
+/// may add chapters (an appendix, a notes chapter).
+pub trait Finish: Plugin {
+    /// Changes the book; name a chapter in reports with
+    /// [`PluginDiagnostic::in_chapter`].
+    fn finish(&self, book: &mut Book, ctx: &Context) -> Result<(), PluginError>;
+}
+
+/// Styles for the classes this plugin introduces.
+pub trait Styles: Plugin {
+    /// CSS for [`Format::Epub`] and [`Format::Html`] (the web edition),
+    /// Typst for [`Format::Pdf`] ([`Format::style_language`] says which).
+    /// Empty for none. A format this SDK does not know never reaches the
+    /// plugin: the SDK answers it with no style.
+    fn styles(&self, format: Format, ctx: &Context) -> String;
 }
 
 /// Exports a [`Plugin`] through the C ABI: generates the `stoa_plugin_v1`
@@ -194,6 +264,12 @@ macro_rules! export_plugin {
                 INSTANCE.get_or_init(|| $make)
             }
 
+            fn hooks() -> &'static $crate::__private::HookFns<$plugin> {
+                static HOOKS: ::std::sync::OnceLock<$crate::__private::HookFns<$plugin>> =
+                    ::std::sync::OnceLock::new();
+                HOOKS.get_or_init(|| $crate::__hooks_of!($plugin))
+            }
+
             fn entry() -> &'static $crate::__private::Entry {
                 static ENTRY: ::std::sync::OnceLock<$crate::__private::Entry> =
                     ::std::sync::OnceLock::new();
@@ -206,5 +282,49 @@ macro_rules! export_plugin {
         pub extern "C" fn stoa_plugin_v1() -> *const $crate::abi::StoaPluginV1 {
             $crate::__private::descriptor::<__StoaExported>()
         }
+
+        /// The hooks added to ABI version 1 (`configure`, `source`); see
+        /// `stoa_plugin.h`.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn stoa_plugin_hooks_v1() -> *const $crate::abi::StoaHooksV1 {
+            $crate::__private::more_hooks::<__StoaExported>()
+        }
     };
+}
+
+/// A plugin built into the host rather than loaded from a library: a
+/// [`builtin::BuiltinPlugin`] for the plugin type, with the hooks it
+/// implements. `builtin_plugin!(MyPlugin)` makes it with `Default`,
+/// `builtin_plugin!(MyPlugin, MyPlugin::new())` with an expression.
+#[macro_export]
+macro_rules! builtin_plugin {
+    ($plugin:ty) => {
+        $crate::builtin_plugin!($plugin, <$plugin as ::core::default::Default>::default())
+    };
+    ($plugin:ty, $make:expr) => {
+        $crate::builtin::BuiltinPlugin::from_parts::<$plugin>($make, $crate::__hooks_of!($plugin))
+    };
+}
+
+/// The hooks `$plugin` implements, found at compile time: for each hook
+/// trait, a method call that resolves to the probe's "yes" when the type
+/// implements it and falls back (one auto-reference further) to "no".
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __hooks_of {
+    ($plugin:ty) => {{
+        #[allow(unused_imports)]
+        use $crate::__private::probe::{
+            NoConfigure as _, NoFinish as _, NoSource as _, NoStyles as _, NoTransform as _,
+            YesConfigure as _, YesFinish as _, YesSource as _, YesStyles as _, YesTransform as _,
+        };
+        let probe = $crate::__private::probe::Probe::<$plugin>::new();
+        $crate::__private::HookFns::<$plugin> {
+            configure: (&probe).configure_hook(),
+            source: (&probe).source_hook(),
+            transform: (&probe).transform_hook(),
+            finish: (&probe).finish_hook(),
+            styles: (&probe).styles_hook(),
+        }
+    }};
 }

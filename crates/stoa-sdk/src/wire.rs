@@ -108,6 +108,76 @@ pub struct StylesOutput {
     pub diagnostics: Vec<PluginDiagnostic>,
 }
 
+/// Input of `configure`: the settings and the edition they are for, before
+/// any post is read.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ConfigureInput<'a> {
+    /// [`stoa_doc::TREE_VERSION`] of the host: the tree's major version.
+    pub tree_version: u32,
+    /// [`stoa_doc::TREE_MINOR`] of the host.
+    #[serde(default)]
+    pub tree_minor: u32,
+    /// The plugin's `[plugins.<name>]` table of book.toml, `{}` when empty.
+    pub config: Cow<'a, Value>,
+    /// BCP 47 tag of the edition.
+    pub lang: Cow<'a, str>,
+    /// The book's folder name.
+    pub book_id: Cow<'a, str>,
+    /// The words of the edition.
+    #[serde(default)]
+    pub labels: Cow<'a, Labels>,
+}
+
+/// Output of `configure`: what is wrong with the settings, if anything.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct ConfigureOutput {
+    /// Warnings and errors about the settings.
+    #[serde(default)]
+    pub diagnostics: Vec<PluginDiagnostic>,
+}
+
+/// Input of `source`: one post's Markdown, after its front matter.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct SourceInput<'a> {
+    /// [`stoa_doc::TREE_VERSION`] of the host: the tree's major version.
+    pub tree_version: u32,
+    /// [`stoa_doc::TREE_MINOR`] of the host.
+    #[serde(default)]
+    pub tree_minor: u32,
+    /// The plugin's `[plugins.<name>]` table of book.toml, `{}` when empty.
+    pub config: Cow<'a, Value>,
+    /// BCP 47 tag of the edition.
+    pub lang: Cow<'a, str>,
+    /// The book's folder name.
+    pub book_id: Cow<'a, str>,
+    /// The words of the edition.
+    #[serde(default)]
+    pub labels: Cow<'a, Labels>,
+    /// The post's slug.
+    pub slug: Cow<'a, str>,
+    /// The post's file, as stoa names it in messages, e.g. `posts/a/en.md`.
+    #[serde(default)]
+    pub file: Option<Cow<'a, str>>,
+    /// The Markdown, as the author wrote it or as the plugins before this
+    /// one left it.
+    pub markdown: Cow<'a, str>,
+}
+
+/// Output of `source`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct SourceOutput<'a> {
+    /// The new Markdown.
+    pub markdown: Cow<'a, str>,
+    /// For each line of `markdown`, the 1-based line of the input it comes
+    /// from, or `null` for a line the plugin added. Absent: stoa guesses it
+    /// from the lines input and output share ([`crate::guess_line_map`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_map: Option<Vec<Option<usize>>>,
+    /// Warnings and errors about this post.
+    #[serde(default)]
+    pub diagnostics: Vec<PluginDiagnostic>,
+}
+
 /// Output of any hook that returns a status other than OK.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct FailureOutput {

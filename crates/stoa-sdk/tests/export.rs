@@ -5,7 +5,9 @@
 use serde_json::json;
 use stoa_sdk::abi::{self, StoaBuffer, StoaPluginV1};
 use stoa_sdk::wire::{self, FailureOutput, TransformOutput};
-use stoa_sdk::{Block, Chapter, Context, Hooks, Inline, ListItem, Plugin, PluginError};
+use stoa_sdk::{
+    Block, Chapter, Configure, Context, Finish, Inline, ListItem, Plugin, PluginError, Transform,
+};
 
 #[derive(Default)]
 struct Tester;
@@ -13,11 +15,24 @@ struct Tester;
 impl Plugin for Tester {
     const NAME: &'static str = "tester";
     const VERSION: &'static str = "1.2.3";
-    const HOOKS: Hooks = Hooks {
-        styles: false,
-        ..Hooks::ALL
-    };
+}
 
+impl Configure for Tester {
+    fn configure(&self, ctx: &Context) -> Result<(), PluginError> {
+        match ctx.config().get("bad") {
+            Some(_) => Err(PluginError::new("unknown key `bad`")),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Finish for Tester {
+    fn finish(&self, _: &mut stoa_sdk::Book, _: &Context) -> Result<(), PluginError> {
+        Ok(())
+    }
+}
+
+impl Transform for Tester {
     fn transform(&self, chapter: &mut Chapter, ctx: &Context) -> Result<(), PluginError> {
         if ctx.config()["panic"] == true {
             panic!("told to panic in {}", chapter.slug);
@@ -81,7 +96,12 @@ fn the_descriptor_names_the_plugin_and_its_hooks() {
     // SAFETY: NUL-terminated strings owned by the static descriptor.
     let name = unsafe { std::ffi::CStr::from_ptr(d.name) };
     assert_eq!(name.to_str().unwrap(), "tester");
+    // The hooks it implements, and no other.
     assert!(d.transform.is_some() && d.finish.is_some() && d.styles.is_none());
+    // SAFETY: a static of this test binary.
+    let more = unsafe { stoa_plugin_hooks_v1().as_ref() }.expect("more hooks");
+    assert_eq!(more.size as usize, std::mem::size_of::<abi::StoaHooksV1>());
+    assert!(more.configure.is_some() && more.source.is_none());
     assert!(
         std::ptr::eq(d, descriptor()),
         "the same descriptor every time"
@@ -101,6 +121,25 @@ fn a_panic_in_a_hook_comes_back_as_a_status() {
         message.contains("panicked in `transform`: told to panic in s"),
         "{message}"
     );
+}
+
+#[test]
+fn configure_answers_with_the_settings_errors() {
+    // SAFETY: a static of this test binary.
+    let more = unsafe { stoa_plugin_hooks_v1().as_ref() }.unwrap();
+    let input = |config: serde_json::Value| {
+        serde_json::to_vec(
+            &json!({"tree_version": stoa_sdk::TREE_VERSION, "config": config,
+            "lang": "en", "book_id": "b"}),
+        )
+        .unwrap()
+    };
+    let (status, _) = call(more.configure.unwrap(), &input(json!({})));
+    assert_eq!(status, abi::STATUS_OK);
+    let (status, body) = call(more.configure.unwrap(), &input(json!({"bad": 1})));
+    assert_eq!(status, abi::STATUS_ERROR);
+    let failure: FailureOutput = wire::from_slice(&body).unwrap();
+    assert_eq!(failure.diagnostics[0].message, "unknown key `bad`");
 }
 
 #[test]
@@ -143,6 +182,7 @@ fn the_header_agrees_with_the_rust_side() {
         // The packing of `tree_version_code`, spelled in C.
         "#define STOA_TREE_VERSION ((STOA_TREE_MINOR << 16) | STOA_TREE_MAJOR)".to_string(),
         format!("#define STOA_ENTRY_SYMBOL \"{}\"", abi::ENTRY_SYMBOL),
+        format!("#define STOA_HOOKS_SYMBOL \"{}\"", abi::HOOKS_SYMBOL),
         format!("#define STOA_STATUS_OK {}", abi::STATUS_OK),
         format!("#define STOA_STATUS_ERROR {}", abi::STATUS_ERROR),
         format!("#define STOA_STATUS_PANIC {}", abi::STATUS_PANIC),

@@ -1,9 +1,11 @@
 //! A small read-only HTTP server for dist/: local preview and devices on the same network.
 //! HTTP/1.1 GET and HEAD with byte ranges, std only, a thread per connection under
-//! caps per client and in all, nothing served from outside the root.
+//! caps per client and in all, nothing served from outside the root; with a live preview
+//! (`stoa serve --watch`), an event stream of builds and a reload script added to pages.
 
 mod date;
 mod limits;
+mod live;
 mod request;
 mod resolve;
 mod response;
@@ -19,6 +21,7 @@ use std::time::{Duration, Instant};
 
 pub use limits::Limits;
 use limits::{Admission, DeadlineReader, Table};
+pub use live::{EVENTS_PATH, Live, LiveError};
 use request::{Method, Request};
 use response::Response;
 
@@ -42,6 +45,7 @@ pub struct Server {
     root: PathBuf,
     log: bool,
     limits: Limits,
+    live: Option<Live>,
     stop: Arc<AtomicBool>,
 }
 
@@ -64,6 +68,7 @@ impl Server {
             root,
             log: false,
             limits: Limits::default(),
+            live: None,
             stop: Arc::new(AtomicBool::new(false)),
         })
     }
@@ -91,16 +96,29 @@ impl Server {
         self
     }
 
+    /// Serves the live preview too (`stoa serve --watch`): the event stream
+    /// at [`EVENTS_PATH`] that `live` feeds, and the script that listens to
+    /// it added to every HTML page served (never to the files on disk).
+    pub fn with_live(mut self, live: Live) -> Server {
+        self.live = Some(live);
+        self
+    }
+
     /// Serves until the process ends (or, for a spawned server, until shutdown).
     pub fn run(self) {
         let site = Arc::new(Site {
             root: self.root,
             log: self.log,
+            preview: self.live,
             table: Mutex::new(Table::new(self.limits)),
             live: Mutex::new(0),
             ended: Condvar::new(),
         });
         accept_loop(&self.listener, &self.stop, &site);
+        // Event streams would otherwise wait for their next heartbeat.
+        if let Some(live) = &site.preview {
+            live.close();
+        }
         // Connections still waiting for their request will not get one now.
         for evicted in site.table().waiting() {
             evicted.store(true, Ordering::SeqCst);
@@ -181,6 +199,8 @@ fn wake_addr(addr: SocketAddr) -> SocketAddr {
 struct Site {
     root: PathBuf,
     log: bool,
+    /// The live preview's channel, when serving with `--watch`.
+    preview: Option<Live>,
     /// The open connections, for the caps, each with the flag that asks it
     /// to make room.
     table: Mutex<Table<Arc<AtomicBool>>>,
@@ -302,7 +322,25 @@ fn serve_connection(stream: &TcpStream, id: u64, evicted: &AtomicBool, site: &Si
     }
     let (response, head_only, line) = match read {
         Ok(request) => {
-            let response = respond(&site.root, &request);
+            if let Some(live) = &site.preview
+                && request.method != Method::Other
+                && request.target.split('?').next() == Some(EVENTS_PATH)
+            {
+                let line = format!("{} {}", request.method_name, request.target);
+                let log = |status| {
+                    if site.log {
+                        log_line(stream, &line, status);
+                    }
+                };
+                let since = request
+                    .last_event_id
+                    .or_else(|| since_param(&request.target));
+                let head_only = request.method == Method::Head;
+                live::serve_events(stream, live, since, head_only, &log);
+                linger_close(stream);
+                return;
+            }
+            let response = respond(&site.root, &request, site.preview.as_ref());
             (
                 response,
                 request.method == Method::Head,
@@ -313,21 +351,41 @@ fn serve_connection(stream: &TcpStream, id: u64, evicted: &AtomicBool, site: &Si
         Err(request::Error::Status(status)) => (Response::error(status), false, "-".to_string()),
     };
     if site.log {
-        let peer = stream
-            .peer_addr()
-            .map_or("?".to_string(), |a| a.to_string());
-        eprintln!("{peer} {line} {}", response.status);
+        log_line(stream, &line, response.status);
     }
     let _ = response.write_to(stream, head_only);
     linger_close(stream);
 }
 
-fn respond(root: &Path, request: &Request) -> Response {
+fn log_line(stream: &TcpStream, line: &str, status: u16) {
+    let peer = stream
+        .peer_addr()
+        .map_or("?".to_string(), |a| a.to_string());
+    eprintln!("{peer} {line} {status}");
+}
+
+/// The `since=<generation>` of an event stream's first request: the build
+/// its page was served from.
+fn since_param(target: &str) -> Option<u64> {
+    let (_, query) = target.split_once('?')?;
+    query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("since="))
+        .and_then(|n| n.parse().ok())
+}
+
+fn respond(root: &Path, request: &Request, live: Option<&Live>) -> Response {
     if request.method == Method::Other {
         return Response::error(405);
     }
     match resolve::resolve(root, &request.target) {
-        Ok(found) => Response::file(&found, request.range.as_deref(), request.if_range),
+        Ok(found) => match live {
+            Some(live) if response::is_page(&found.name) => Response::page(&found, &live.script())
+                .unwrap_or_else(|| {
+                    Response::file(&found, request.range.as_deref(), request.if_range)
+                }),
+            _ => Response::file(&found, request.range.as_deref(), request.if_range),
+        },
         Err(status) => Response::error(status),
     }
 }
@@ -347,5 +405,18 @@ fn linger_close(stream: &TcpStream) {
             Ok(0) | Err(_) => break,
             Ok(n) => left -= n.min(left),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::since_param;
+
+    #[test]
+    fn the_generation_a_page_was_served_from_comes_in_the_query() {
+        assert_eq!(since_param("/.stoa/events?since=12"), Some(12));
+        assert_eq!(since_param("/.stoa/events?x=1&since=3"), Some(3));
+        assert_eq!(since_param("/.stoa/events"), None);
+        assert_eq!(since_param("/.stoa/events?since=-1"), None);
     }
 }

@@ -36,6 +36,9 @@ pub struct Request {
     /// Whether an `If-Range` header was sent (the range is then ignored: this
     /// server has no validators to compare, and a full answer is always correct).
     pub if_range: bool,
+    /// The `Last-Event-ID` header of a reconnecting event stream (the live
+    /// preview's), if it is a number.
+    pub last_event_id: Option<u64>,
 }
 
 /// Why no request came out.
@@ -55,6 +58,7 @@ pub fn read(reader: &mut impl BufRead) -> Result<Request, Error> {
     let mut host = 0;
     let mut ranges = Vec::new();
     let mut if_range = false;
+    let mut last_event_id = None;
     for (name, value) in headers {
         if name.eq_ignore_ascii_case("host") {
             host += 1;
@@ -62,6 +66,8 @@ pub fn read(reader: &mut impl BufRead) -> Result<Request, Error> {
             ranges.push(value);
         } else if name.eq_ignore_ascii_case("if-range") {
             if_range = true;
+        } else if name.eq_ignore_ascii_case("last-event-id") {
+            last_event_id = value.trim().parse().ok();
         }
     }
     // RFC 9112 §3.2: an HTTP/1.1 request without exactly one Host is answered 400.
@@ -84,6 +90,7 @@ pub fn read(reader: &mut impl BufRead) -> Result<Request, Error> {
         target,
         range,
         if_range,
+        last_event_id,
     })
 }
 

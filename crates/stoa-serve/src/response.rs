@@ -128,6 +128,29 @@ impl Response {
         response
     }
 
+    /// An HTML page with the live preview's `script` added, whole (a range
+    /// of a page that changed size would be wrong); `None` when the page is
+    /// too large to hold in memory, to be served as it is.
+    pub fn page(found: &Found, script: &str) -> Option<Response> {
+        let file = File::open(&found.path).ok()?;
+        let meta = file.metadata().ok()?;
+        if meta.len() > MAX_INJECTED_PAGE {
+            return None;
+        }
+        let mut bytes = Vec::new();
+        file.take(MAX_INJECTED_PAGE).read_to_end(&mut bytes).ok()?;
+        let page = String::from_utf8(bytes).ok()?;
+        let body = crate::live::inject(&page, script);
+        let mut response = Response::text(200, body);
+        response.headers[0].1 = content_type(&found.name).into();
+        if let Ok(modified) = meta.modified() {
+            response
+                .headers
+                .push(("Last-Modified", http_date(modified)));
+        }
+        Some(response)
+    }
+
     /// Sends the status line, the headers, and the body unless `head_only`.
     pub fn write_to(self, stream: &TcpStream, head_only: bool) -> io::Result<()> {
         let mut out = io::BufWriter::new(stream);
@@ -166,6 +189,16 @@ impl Response {
         }
         out.flush()
     }
+}
+
+/// Pages larger than this get no live-preview script (none is near it).
+const MAX_INJECTED_PAGE: u64 = 16 << 20;
+
+/// Whether a file of this name is an HTML page, which the live preview
+/// adds its script to.
+pub fn is_page(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with(".html") || lower.ends_with(".htm")
 }
 
 /// Parses a `Range` header (RFC 9110 §14.2) for a representation of `len` bytes.

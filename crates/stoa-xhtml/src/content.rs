@@ -146,6 +146,7 @@ impl<'m, 'a> Writer<'m, 'a> {
                 x.empty("hr", &[]);
             }
             Block::FootnoteDef { .. } => {}
+            Block::Raw { format, payload } => self.raw(format, payload, false, x),
             Block::Div {
                 role,
                 class,
@@ -162,6 +163,18 @@ impl<'m, 'a> Writer<'m, 'a> {
                     x.close();
                 }
             },
+        }
+    }
+
+    /// A plugin's raw output: written (in this dialect) when it is for this
+    /// edition's format, dropped otherwise. stoa-build checked it right
+    /// after the plugin returned it, naming the plugin; one that fails here
+    /// (a tree built without the driver) is left out rather than written broken.
+    fn raw(&mut self, format: &str, payload: &str, inline: bool, x: &mut Xml) {
+        if format == crate::raw::format_of(self.m.flavor)
+            && let Ok(markup) = crate::raw::render(payload, self.m.flavor, inline)
+        {
+            x.markup(&markup);
         }
     }
 
@@ -391,6 +404,7 @@ impl<'m, 'a> Writer<'m, 'a> {
             Inline::SoftBreak => {
                 x.text("\n");
             }
+            Inline::Raw { format, payload } => self.raw(format, payload, true, x),
             // A technical token (stoa-markdown's `tokens`): the theme keeps
             // it unhyphenated, in lining figures; it may break only where
             // `<wbr>` says.
@@ -734,6 +748,7 @@ fn text_references(blocks: &[Block]) -> HashMap<String, usize> {
                 | Block::Code { .. }
                 | Block::Table { .. }
                 | Block::Rule
+                | Block::Raw { .. }
                 | Block::Div { .. } => Walk::Continue,
             },
             on_inline: |inline: &Inline| {

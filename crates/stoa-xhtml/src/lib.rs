@@ -8,12 +8,15 @@
 //! from their [`Role`], dates and labels from `stoa-locale`.
 
 mod content;
+mod contents;
 mod diagram;
 mod highlight;
 mod page;
+pub mod raw;
 mod token;
 pub mod xml;
 
+pub use contents::{contents_list, part_id};
 pub use page::{Page, direction, document};
 pub use xml::{Xml, escape};
 
@@ -177,7 +180,10 @@ impl<'a> Markup<'a> {
         );
         self.page_break_at(index, &[], &mut x);
         x.open("header", &[]);
-        x.element("h1", &[("id", "chapter-title")], &chapter.title);
+        // Short words bound to the next (no line ends on "de" or "the");
+        // the style sheet balances the lines.
+        let printed = stoa_locale::bind_title(&chapter.title, &self.book.lang);
+        x.element("h1", &[("id", "chapter-title")], &printed);
         if let Some(date) = &chapter.date {
             x.open("p", &[("class", "date")]);
             self.date(date, &mut x);

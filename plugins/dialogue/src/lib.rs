@@ -29,7 +29,8 @@ pub use config::{Names, Settings};
 
 use std::collections::BTreeMap;
 use stoa_sdk::{
-    Attrs, Block, Chapter, Context, Format, Inline, Plugin, PluginError, Role, div_with_role, span,
+    Attrs, Block, Chapter, Configure, Context, Format, Inline, Plugin, PluginError, Role, Styles,
+    Transform, div_with_role, span,
 };
 
 const NBSP: char = '\u{a0}';
@@ -46,12 +47,17 @@ pub struct Dialogue;
 impl Plugin for Dialogue {
     const NAME: &'static str = "dialogue";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
-    const HOOKS: stoa_sdk::Hooks = stoa_sdk::Hooks {
-        transform: true,
-        finish: false,
-        styles: true,
-    };
+}
 
+impl Configure for Dialogue {
+    /// The book's settings are checked here, once per edition; a post's
+    /// own (in its front matter) where that post is transformed.
+    fn configure(&self, ctx: &Context) -> Result<(), PluginError> {
+        Settings::default().apply(ctx.config(), "book.toml")
+    }
+}
+
+impl Transform for Dialogue {
     fn transform(&self, chapter: &mut Chapter, ctx: &Context) -> Result<(), PluginError> {
         let mut settings = Settings::default();
         settings.apply(ctx.config(), "book.toml")?;
@@ -72,7 +78,9 @@ impl Plugin for Dialogue {
         chapter.blocks = typeset(blocks, &settings, heading);
         Ok(())
     }
+}
 
+impl Styles for Dialogue {
     fn styles(&self, format: Format, _ctx: &Context) -> String {
         match format {
             Format::Epub | Format::Html => CSS.into(),
@@ -111,7 +119,9 @@ pub fn typeset(blocks: Vec<Block>, settings: &Settings, heading: &str) -> Vec<Bl
             out.push(close(&mut dialogue, &mut cast, settings, heading));
         }
         if closing && is_ending(&block) {
-            out.push(stoa_sdk::div("dialogue-ending", vec![block]));
+            let mut ending = vec![block];
+            ending.extend(ornament());
+            out.push(stoa_sdk::div("dialogue-ending", ending));
         } else {
             out.push(block);
         }
@@ -354,6 +364,21 @@ pub fn title_case(name: &str) -> String {
         }
     }
     out
+}
+
+/// The ornament under a dialogue's closing line, as raw output for each
+/// format: what the theme's styles cannot draw. In EPUB and on the web an
+/// asterism that screen readers skip (it is decoration, not text); in
+/// print three small lozenges drawn by Typst, so that no font needs the
+/// glyph. No post text goes into it.
+pub fn ornament() -> [Block; 3] {
+    const MARKUP: &str = r#"<p class="dialogue-ornament" aria-hidden="true">⁂</p>"#;
+    const TYPST: &str = "#align(center, block(above: 1em, stack(dir: ltr, spacing: 0.6em,         ..range(3).map(_ => rotate(45deg, square(size: 0.3em, fill: luma(35%)))))))";
+    [
+        Block::raw("epub", MARKUP),
+        Block::raw("html", MARKUP),
+        Block::raw("pdf", TYPST),
+    ]
 }
 
 /// A paragraph the author begins with `..`: the closing line of a dialogue.

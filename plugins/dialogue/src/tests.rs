@@ -146,9 +146,11 @@ fn the_ending_keeps_its_dots_and_words() {
         panic!()
     };
     assert_eq!(class, "dialogue-ending");
-    let [Block::Paragraph { content }] = blocks.as_slice() else {
+    let [Block::Paragraph { content }, ornament @ ..] = blocks.as_slice() else {
         panic!()
     };
+    // The ornament follows, as raw output for each format.
+    assert_eq!(ornament, crate::ornament());
     assert_eq!(
         stoa_sdk::inlines_text(content),
         "..then the two went down together."
@@ -452,4 +454,22 @@ fn styles_cover_both_formats() {
     let typst = Dialogue.styles(Format::Pdf, &ctx);
     assert!(typst.contains("let base = div") && typst.contains("let base = span"));
     assert!(typst.contains("smallcaps") && typst.contains("hanging-indent"));
+}
+
+#[test]
+fn configure_checks_the_books_settings_and_there_is_no_finish() {
+    let ctx = |config| Context::new(config, "en", "b");
+    assert!(
+        Dialogue
+            .configure(&ctx(json!({"names": "title-case"})))
+            .is_ok()
+    );
+    let e = Dialogue.configure(&ctx(json!({"nmaes": "x"}))).unwrap_err();
+    assert!(
+        e.message().contains("unknown key `nmaes`"),
+        "{}",
+        e.message()
+    );
+    let hooks = stoa_sdk::builtin_plugin!(Dialogue).hooks();
+    assert_eq!(hooks.names(), ["configure", "transform", "styles"]);
 }

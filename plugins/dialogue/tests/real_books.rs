@@ -4,7 +4,7 @@
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use stoa_plugin_dialogue::Dialogue;
-use stoa_sdk::{Block, Chapter, Context, Plugin, Role, for_each_block};
+use stoa_sdk::{Block, Chapter, Context, Role, Transform, for_each_block};
 
 /// Turns per dialogue, the same in both languages.
 const DIALOGUES: [(&str, usize); 4] = [

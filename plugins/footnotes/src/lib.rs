@@ -24,7 +24,8 @@ pub use check::{Problem, check};
 pub use config::{Mode, Numbering, Settings};
 
 use stoa_sdk::{
-    Book, Chapter, ChapterKind, Context, Format, Plugin, PluginDiagnostic, PluginError,
+    Book, Chapter, ChapterKind, Configure, Context, Finish, Format, Plugin, PluginDiagnostic,
+    PluginError, Styles, Transform,
 };
 
 /// The style sheet for footnote asides and the notes chapter, for EPUB and
@@ -43,7 +44,16 @@ pub struct Footnotes;
 impl Plugin for Footnotes {
     const NAME: &'static str = "footnotes";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+}
 
+impl Configure for Footnotes {
+    /// The settings are checked here, once per edition, not per chapter.
+    fn configure(&self, ctx: &Context) -> Result<(), PluginError> {
+        Settings::from_config(ctx.config()).map(drop)
+    }
+}
+
+impl Transform for Footnotes {
     fn transform(&self, chapter: &mut Chapter, ctx: &Context) -> Result<(), PluginError> {
         let settings = Settings::from_config(ctx.config())?;
         if let Some(table) = chapter.plugin_data.get(Self::NAME)
@@ -67,7 +77,9 @@ impl Plugin for Footnotes {
         stamp(chapter, settings);
         Ok(())
     }
+}
 
+impl Finish for Footnotes {
     fn finish(&self, book: &mut Book, ctx: &Context) -> Result<(), PluginError> {
         let settings = Settings::from_config(ctx.config())?;
         // Again here, for the chapters other plugins added since `transform`.
@@ -83,7 +95,9 @@ impl Plugin for Footnotes {
         }
         Ok(())
     }
+}
 
+impl Styles for Footnotes {
     fn styles(&self, format: Format, _ctx: &Context) -> String {
         match format {
             Format::Epub => CSS.into(),

@@ -277,3 +277,26 @@ fn the_web_rule_follows_the_theme_and_the_epub_keeps_plain_css() {
     assert!(web.starts_with(&epub) && web.contains("var(--rule, #bbb)"));
     assert!(Footnotes.styles(Format::Pdf, &ctx).contains("footnote"));
 }
+
+#[test]
+fn configure_checks_the_settings_once_before_any_chapter() {
+    assert!(
+        Footnotes
+            .configure(&ctx(json!({"mode": "endnotes"})))
+            .is_ok()
+    );
+    let e = Footnotes
+        .configure(&ctx(json!({"mdoe": "endnotes"})))
+        .unwrap_err();
+    assert!(
+        e.message().contains("unknown key `mdoe`"),
+        "{}",
+        e.message()
+    );
+    // Only the hooks it implements are offered to the host.
+    let hooks = stoa_sdk::builtin_plugin!(Footnotes).hooks();
+    assert_eq!(
+        hooks.names(),
+        ["configure", "transform", "finish", "styles"]
+    );
+}

@@ -44,7 +44,13 @@
 //! - `first-use = "link" | "footnote" | "none"`;
 //! - `inflection = true`: tolerate inflected forms;
 //! - `accents = "term" | "ignore"`: see [`words::Accents`];
-//! - `appendix = true`: add the appendix.
+//! - `appendix = true`: add the appendix;
+//! - `post-glossary = true | false`: keep the post's own glossary (its
+//!   heading and list) where the author wrote it. Default: dropped when
+//!   first uses become notes that define the terms (`first-use =
+//!   "footnote"`), since the note already says what the list would, kept
+//!   otherwise. Dropping it needs the definitions said somewhere else: the
+//!   appendix or the notes.
 //!
 //! Warnings: a term never used in its post's text; a term defined twice in
 //! one glossary; one term with two different definitions (naming both posts;
@@ -56,8 +62,8 @@ pub mod words;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use stoa_sdk::{
-    Attrs, Block, Book, Chapter, ChapterKind, Context, Format, Inline, Plugin, PluginDiagnostic,
-    PluginError, Role, inlines_text,
+    Attrs, Block, Book, Chapter, ChapterKind, Configure, Context, Finish, Format, Inline, Plugin,
+    PluginDiagnostic, PluginError, Role, Styles, Transform, inlines_text,
 };
 use words::{Accents, Matching};
 
@@ -98,6 +104,8 @@ pub struct Settings {
     pub accents: Accents,
     /// Add the glossary appendix.
     pub appendix: bool,
+    /// Keep the post's own glossary list; `None`: see [`Settings::keeps_post_list`].
+    pub post_glossary: Option<bool>,
 }
 
 impl Default for Settings {
@@ -113,6 +121,7 @@ impl Default for Settings {
             inflection: true,
             accents: Accents::Term,
             appendix: true,
+            post_glossary: None,
         }
     }
 }
@@ -123,9 +132,18 @@ impl Settings {
     pub fn from_config(config: &serde_json::Value) -> Result<Self, PluginError> {
         let mut settings: Settings = serde_json::from_value(config.clone()).map_err(|e| {
             PluginError::new(format!("[plugins.glossary] in book.toml: {e}")).with_hint(
-                "keys: headings, title, first-use (link, footnote, none), inflection, accents (term, ignore), appendix",
+                "keys: headings, title, first-use (link, footnote, none), inflection, accents (term, ignore), appendix, post-glossary",
             )
         })?;
+        if !settings.keeps_post_list()
+            && !settings.appendix
+            && settings.first_use != FirstUse::Footnote
+        {
+            return Err(PluginError::new(
+                "[plugins.glossary] in book.toml: `post-glossary = false` with `appendix = false` and no notes leaves the terms defined nowhere",
+            )
+            .with_hint("keep the appendix, set first-use = \"footnote\", or remove `post-glossary = false`"));
+        }
         for (lang, heading) in Settings::default().headings {
             settings.headings.entry(lang).or_insert(heading);
         }
@@ -149,6 +167,13 @@ impl Settings {
             settings.headings.insert(lang.to_string(), word.to_string());
         }
         Ok(settings)
+    }
+
+    /// Whether a post's own glossary stays in the post: as `post-glossary`
+    /// says, else unless first uses become notes defining the terms.
+    pub fn keeps_post_list(&self) -> bool {
+        self.post_glossary
+            .unwrap_or(self.first_use != FirstUse::Footnote)
     }
 
     /// The glossary heading for `lang`.
@@ -196,6 +221,13 @@ pub struct Entry {
     /// Whether the text uses it.
     #[serde(default)]
     pub used: bool,
+    /// Whether the post still shows it in its own glossary.
+    #[serde(default = "yes")]
+    pub listed: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The plugin.
@@ -205,7 +237,17 @@ pub struct Glossary;
 impl Plugin for Glossary {
     const NAME: &'static str = "glossary";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+}
 
+impl Configure for Glossary {
+    /// The settings are checked here, once per edition: the hooks below
+    /// read settings that are known to be right.
+    fn configure(&self, ctx: &Context) -> Result<(), PluginError> {
+        Settings::for_edition(ctx).map(drop)
+    }
+}
+
+impl Transform for Glossary {
     fn transform(&self, chapter: &mut Chapter, ctx: &Context) -> Result<(), PluginError> {
         let settings = Settings::for_edition(ctx)?;
         let entries = transform_chapter(chapter, &settings, ctx.lang(), &|m| ctx.warn(m));
@@ -215,13 +257,17 @@ impl Plugin for Glossary {
         }
         Ok(())
     }
+}
 
+impl Finish for Glossary {
     fn finish(&self, book: &mut Book, ctx: &Context) -> Result<(), PluginError> {
         let settings = Settings::for_edition(ctx)?;
         finish_book(book, &settings, &|d| ctx.report(d));
         Ok(())
     }
+}
 
+impl Styles for Glossary {
     fn styles(&self, format: Format, _ctx: &Context) -> String {
         match format {
             Format::Epub | Format::Html => CSS.into(),
@@ -248,6 +294,7 @@ pub fn transform_chapter(
         return Vec::new();
     };
     let slug = chapter.slug.clone();
+    let keep = settings.keeps_post_list();
     chapter.blocks[list_at] = glossary_list(
         entries.iter().map(|e| {
             let id = format!("gloss-{}-{}", slug, e.key);
@@ -265,6 +312,14 @@ pub fn transform_chapter(
     };
     mark_blocks(&mut chapter.blocks, &mut marker);
     let notes = std::mem::take(&mut marker.notes);
+    if !keep {
+        // The heading before the list goes with it: the notes (or the
+        // appendix) say what it said.
+        chapter.blocks.drain(list_at - 1..=list_at);
+        for entry in &mut entries {
+            entry.listed = false;
+        }
+    }
     chapter.blocks.extend(notes);
     for entry in &entries {
         if !entry.used {
@@ -323,6 +378,7 @@ fn find_glossary(
                 key,
                 definition,
                 used: false,
+                listed: true,
             });
         }
         return Some((i + 1, entries));
@@ -394,6 +450,14 @@ fn glossary_list<'e>(
             &[("id", &def_id)],
             def,
         ));
+    }
+    // The appendix's last entry never stands alone at the top of a page:
+    // the definition before it keeps with it (the PDF reads `keep`).
+    if appendix && blocks.len() >= 4 {
+        let at = blocks.len() - 3;
+        if let Block::Div { attrs, .. } = &mut blocks[at] {
+            attrs.insert("keep".into(), "with-next".into());
+        }
     }
     container(Some(Role::Glossary), "glossary-list", &[], blocks)
 }
@@ -549,6 +613,7 @@ fn mark_blocks(blocks: &mut [Block], m: &mut Marker) {
             Block::Heading { .. }
             | Block::Code { .. }
             | Block::Rule
+            | Block::Raw { .. }
             | Block::FootnoteDef { .. } => {}
         }
     }
@@ -580,13 +645,15 @@ fn mark_inlines(inlines: &mut Vec<Inline>, m: &mut Marker) {
                     mark_inlines(content, m)
                 }
             }
-            // A link already leads somewhere; the rest holds no prose.
+            // A link already leads somewhere; the rest (raw output for
+            // one format included) holds no prose.
             Inline::Link { .. }
             | Inline::Code { .. }
             | Inline::Image { .. }
             | Inline::FootnoteRef { .. }
             | Inline::LineBreak
-            | Inline::SoftBreak => {}
+            | Inline::SoftBreak
+            | Inline::Raw { .. } => {}
         }
         inlines.push(inline);
     }
@@ -609,8 +676,8 @@ struct Merged {
     entry: Entry,
     /// Slug of the post that defined it first.
     first: String,
-    /// (post slug, post title, id to link to).
-    places: Vec<(String, String, String)>,
+    /// (post slug, post title, id to link to, if any).
+    places: Vec<(String, String, Option<String>)>,
 }
 
 /// Collects the terms `transform` left in the chapters, warns about terms
@@ -626,10 +693,14 @@ pub fn finish_book(book: &mut Book, settings: &Settings, report: &dyn Fn(PluginD
             continue;
         };
         for entry in entries {
+            // The use in the text; else the post's glossary; else (a term
+            // never used, its list dropped) no place to point to.
             let target = if entry.used {
-                use_id(&chapter.slug, &entry.key)
+                Some(use_id(&chapter.slug, &entry.key))
+            } else if entry.listed {
+                Some(format!("gloss-{}-{}", chapter.slug, entry.key))
             } else {
-                format!("gloss-{}-{}", chapter.slug, entry.key)
+                None
             };
             let place = (chapter.slug.clone(), chapter.title.clone(), target);
             match by_key.get(&entry.key) {
@@ -679,6 +750,10 @@ pub fn finish_book(book: &mut Book, settings: &Settings, report: &dyn Fn(PluginD
                 }
                 // A page reference: every format prints the page of
                 // the use after the post's title, the same page.
+                let Some(target) = target else {
+                    refs.push(Inline::text(title));
+                    continue;
+                };
                 refs.push(Inline::Span {
                     role: Some(Role::Other(stoa_sdk::PAGE_REF_ROLE.into())),
                     class: "glossary-backref".into(),

@@ -539,3 +539,109 @@ fn a_name_marked_as_speaker_is_not_a_use() {
     );
     assert_eq!(used_texts(&mut ch, "glossary-ref"), ["stoa"]);
 }
+
+/// Whether the chapter still shows its own glossary (its heading or list).
+fn shows_post_glossary(ch: &Chapter) -> bool {
+    ch.blocks.iter().any(|b| match b {
+        Block::Heading { content, .. } => inlines_text(content) == "Glossary",
+        Block::Div { class, .. } => class == "glossary-list",
+        _ => false,
+    })
+}
+
+#[test]
+fn notes_that_define_terms_drop_the_posts_glossary_unless_kept() {
+    let (ch, _, _) = run(EN, json!({"first-use": "footnote"}), "en");
+    assert!(!shows_post_glossary(&ch), "{:?}", ch.blocks);
+    // The text and its notes stay whole.
+    assert!(matches!(ch.blocks[0], Block::Paragraph { .. }));
+    assert_eq!(
+        ch.blocks
+            .iter()
+            .filter(|b| matches!(b, Block::FootnoteDef { .. }))
+            .count(),
+        3
+    );
+    let (ch, _, _) = run(
+        EN,
+        json!({"first-use": "footnote", "post-glossary": true}),
+        "en",
+    );
+    assert!(shows_post_glossary(&ch));
+    let (ch, _, _) = run(EN, json!({}), "en");
+    assert!(shows_post_glossary(&ch), "links keep the list by default");
+    let (ch, _, _) = run(EN, json!({"post-glossary": false}), "en");
+    assert!(!shows_post_glossary(&ch));
+}
+
+#[test]
+fn without_the_posts_glossary_the_appendix_points_to_the_uses() {
+    let a = "The agora and the oracle.\n\n## Glossary\n\n- oracle: a seer\n- agora: a square\n";
+    let b = "At the agora, a portico.\n\n## Glossary\n\n- portico: a porch\n- agora: a square\n- Ikkos: a trainer\n";
+    let (mut book, _) = build(
+        &[("a", a), ("b", b)],
+        json!({"first-use": "footnote"}),
+        "en",
+    );
+    assert!(book.chapters[..2].iter().all(|c| !shows_post_glossary(c)));
+    let appendix = &mut book.chapters[2];
+    let urls: Vec<String> = spans(appendix, "glossary-backref")
+        .iter()
+        .map(|(_, c)| match &c[0] {
+            Inline::Link { url, .. } => url.clone(),
+            _ => panic!(),
+        })
+        .collect();
+    // Every link leads to a use in the text; Ikkos, never used and no
+    // longer listed in its post, names its post without a link.
+    assert_eq!(
+        urls,
+        [
+            "#gloss-use-a-agora",
+            "#gloss-use-b-agora",
+            "#gloss-use-a-oracle",
+            "#gloss-use-b-portico"
+        ]
+    );
+    let Block::Div { blocks, .. } = &appendix.blocks[0] else {
+        panic!()
+    };
+    let ikkos_places = format!("{:?}", blocks[3]);
+    assert!(ikkos_places.contains("\"Post b\"") && !ikkos_places.contains("Link"));
+}
+
+#[test]
+fn the_appendix_keeps_its_last_two_entries_together() {
+    let a = "The agora, the oracle, the portico.\n\n## Glossary\n\n- oracle: a seer\n- agora: a square\n- portico: a porch\n";
+    let (book, _) = build(&[("a", a)], json!({}), "en");
+    let Block::Div { blocks, .. } = &book.chapters[1].blocks[0] else {
+        panic!()
+    };
+    let keeps: Vec<bool> = blocks
+        .iter()
+        .map(|b| match b {
+            Block::Div { attrs, .. } => attrs.get("keep").is_some_and(|k| k == "with-next"),
+            _ => false,
+        })
+        .collect();
+    // agora, oracle, portico: the definition of oracle keeps with portico.
+    assert_eq!(keeps, [false, false, false, true, false, false]);
+}
+
+#[test]
+fn dropping_the_posts_glossary_needs_the_terms_defined_elsewhere() {
+    let err = Settings::from_config(&json!({"post-glossary": false, "appendix": false}))
+        .expect_err("refused");
+    assert!(
+        err.message().contains("defined nowhere"),
+        "{}",
+        err.message()
+    );
+    assert!(
+        Settings::from_config(
+            &json!({"post-glossary": false, "appendix": false, "first-use": "footnote"})
+        )
+        .is_ok()
+    );
+    assert!(Settings::from_config(&json!({"post-glossary": "no"})).is_err());
+}

@@ -269,6 +269,10 @@ posts = [
 # `theme = \"classic\"` (the built-in theme; `stoa theme export` writes it
 # into themes/classic/ for you to change), `about = \"<slug>\"` (an
 # \"About the Author\" post).
+# `opening = \"any\"` or `\"run-on\"`: where posts open in the PDF (default
+# \"right\": on a right-hand page). To group the posts into parts, add a
+# [[parts]] table per part, e.g. title = {{ en = \"Essays\" }} and
+# posts = [\"<slug>\"], with an `opening` of its own if you like.
 
 [title]
 {titles}

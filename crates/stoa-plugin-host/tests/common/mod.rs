@@ -14,7 +14,8 @@ const TARGET_TMP: &str = env!("CARGO_TARGET_TMPDIR");
 
 /// The C fixtures, by plugin name, folder under `tests/fixtures` and
 /// source file. `v1` holds plugins built against today's header;
-/// `tree-1.0` one built against a copy of the header of tree version 1.0.
+/// `tree-1.0` one built against a copy of the header of tree version 1.0,
+/// `tree-1.1` one against the header of 1.1 (tests/compat_1_1.rs).
 const C_FIXTURES: &[(&str, &str, &str)] = &[
     ("c_upper", "v1", "c_plugin.c"),
     ("c_faulty", "v1", "c_faulty.c"),
@@ -23,6 +24,8 @@ const C_FIXTURES: &[(&str, &str, &str)] = &[
     ("c_tree2", "v1", "c_tree2.c"),
     ("c_tree_newer", "v1", "c_tree_newer.c"),
     ("c_tree10", "tree-1.0", "c_tree10.c"),
+    ("c_hooks", "v1", "c_hooks.c"),
+    ("c_tree11", "tree-1.1", "c_tree11.c"),
 ];
 
 /// A folder holding every C fixture, compiled (once per process) into
