@@ -219,9 +219,11 @@ fn real_books_pass_the_nu_checker_link_everywhere_and_match_the_epub() {
             );
             let web = std::fs::read_to_string(dist.join(edition).join(&page)).unwrap();
             let ebook = zip_entry(&epub, &format!("OEBPS/{xhtml}"));
+            // Blank lines between block elements are not content: a raw
+            // block's payload is framed by newlines that differ per format.
             assert_eq!(
-                section(&web),
-                as_html(&section(&ebook)),
+                collapse_newlines(&section(&web)),
+                collapse_newlines(&as_html(&section(&ebook))),
                 "{edition}/{page}: the same text as the EPUB"
             );
         }
@@ -290,4 +292,15 @@ fn as_html(xhtml: &str) -> String {
     }
     html.push_str(&rest.replace("/>", ">"));
     html.replace(".xhtml", ".html")
+}
+
+/// `text` with every run of newlines made one.
+fn collapse_newlines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if !(c == '\n' && out.ends_with('\n')) {
+            out.push(c);
+        }
+    }
+    out
 }
