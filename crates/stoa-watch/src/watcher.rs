@@ -346,10 +346,19 @@ mod tests {
         std::fs::write(books.join("posts/b/en.md"), "renamed").unwrap();
         until(&mut w, |b| b.paths.iter().any(|p| p.ends_with("en.md")));
 
-        // A folder deleted and made again, then a file written in it.
+        // A folder deleted and made again, then files written in it. A
+        // file written at once may beat the watch on the new folder (the
+        // system cannot report it), but the new folder itself is reported,
+        // and a rebuild reads everything below it.
+        let folder = real.join("posts/b");
         std::fs::remove_dir_all(books.join("posts/b")).unwrap();
+        until(&mut w, |b| b.paths.contains(&folder));
         std::fs::create_dir_all(books.join("posts/b")).unwrap();
         std::fs::write(books.join("posts/b/pt-BR.md"), "again").unwrap();
-        until(&mut w, |b| b.paths.iter().any(|p| p.ends_with("pt-BR.md")));
+        until(&mut w, |b| b.paths.iter().any(|p| p.starts_with(&folder)));
+        // Once the folder's creation is reported, it is watched.
+        std::fs::write(books.join("posts/b/en.md"), "later").unwrap();
+        let later = folder.join("en.md");
+        until(&mut w, |b| b.paths.contains(&later));
     }
 }
