@@ -70,20 +70,9 @@ fn build_books(books_dir: PathBuf, formats: Vec<Format>, out: PathBuf) {
         .and_then(std::path::Path::parent)
         .map(std::path::Path::to_path_buf);
     let options = BuildOptions {
-        books_dir,
-        themes_dir: repo_root().join("themes"),
-        out_dir: out,
-        books: Vec::new(),
-        languages: Vec::new(),
         formats,
-        jobs: None,
-        emit_sources: false,
-        source_date_epoch: None,
-        site: false,
-        deny_stale: false,
-        plugin_dirs: Vec::new(),
-        plugin_path: None,
         exe_dir: profile_dir,
+        ..BuildOptions::new(books_dir, repo_root().join("themes"), out)
     };
     // Forced: every iteration a whole build, whatever the cache in `out` says.
     let report = stoa_build::build_forced(&options, &|_| {});

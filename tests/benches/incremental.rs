@@ -26,20 +26,13 @@ fn main() {
     copy_dir(&repo_root().join("themes"), &dir.path().join("themes"));
     let exe = std::env::current_exe().expect("bench path");
     let options = BuildOptions {
-        books_dir: books.clone(),
-        themes_dir: dir.path().join("themes"),
-        out_dir: dir.path().join("dist"),
-        books: Vec::new(),
-        languages: Vec::new(),
-        formats: Format::ALL.to_vec(),
-        jobs: None,
-        emit_sources: false,
-        source_date_epoch: None,
         site: true,
-        deny_stale: false,
-        plugin_dirs: Vec::new(),
-        plugin_path: None,
         exe_dir: exe.parent().and_then(Path::parent).map(Path::to_path_buf),
+        ..BuildOptions::new(
+            books.clone(),
+            dir.path().join("themes"),
+            dir.path().join("dist"),
+        )
     };
     let mut session = Session::new(options);
     let started = Instant::now();

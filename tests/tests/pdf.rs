@@ -31,19 +31,22 @@ fn tool(name: &str, args: &[&str], file: &Path) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Top-level outline entries: (title, physical page number from 1).
+/// Outline entries at every depth, in reading order (a part's chapters
+/// sit under its entry): (title, physical page number from 1).
 fn outline(pdf: &Path) -> Vec<(String, u64)> {
+    fn walk(entries: &serde_json::Value, out: &mut Vec<(String, u64)>) {
+        for o in entries.as_array().into_iter().flatten() {
+            let title = o["title"].as_str().unwrap_or_default().to_string();
+            out.push((title, o["destpageposfrom1"].as_u64().unwrap_or(0)));
+            walk(&o["kids"], out);
+        }
+    }
     let json = tool("qpdf", &["--json=2", "--json-key=outlines"], pdf);
     let value: serde_json::Value = serde_json::from_str(&json).expect("qpdf JSON");
-    value["outlines"]
-        .as_array()
-        .expect("an outline")
-        .iter()
-        .map(|o| {
-            let title = o["title"].as_str().unwrap_or_default().to_string();
-            (title, o["destpageposfrom1"].as_u64().unwrap_or(0))
-        })
-        .collect()
+    assert!(value["outlines"].is_array(), "an outline");
+    let mut out = Vec::new();
+    walk(&value["outlines"], &mut out);
+    out
 }
 
 fn chapter_titles(book: &str, lang: &str) -> Vec<String> {
@@ -64,14 +67,7 @@ fn chapter_titles(book: &str, lang: &str) -> Vec<String> {
     };
     slugs
         .into_iter()
-        .filter_map(|slug| {
-            std::fs::read_to_string(books.join("posts").join(slug).join(format!("{lang}.md"))).ok()
-        })
-        .map(|text| {
-            let front = text.split("+++").nth(1).unwrap();
-            let meta: toml::Table = toml::from_str(front).unwrap();
-            meta["title"].as_str().unwrap().to_string()
-        })
+        .filter_map(|slug| post_title(&books, slug, lang))
         .chain(std::iter::once(about.to_string()))
         .collect()
 }
@@ -93,18 +89,7 @@ fn loose_openings(book: &str, lang: &str) -> Vec<String> {
                 .is_some_and(|o| o != "right")
         })
         .flat_map(|part| part["posts"].as_array().unwrap().iter())
-        .filter_map(|slug| {
-            let path = books
-                .join("posts")
-                .join(slug.as_str().unwrap())
-                .join(format!("{lang}.md"));
-            std::fs::read_to_string(path).ok()
-        })
-        .map(|text| {
-            let front = text.split("+++").nth(1).unwrap();
-            let meta: toml::Table = toml::from_str(front).unwrap();
-            meta["title"].as_str().unwrap().to_string()
-        })
+        .filter_map(|slug| post_title(&books, slug.as_str().unwrap(), lang))
         .collect()
 }
 

@@ -5,34 +5,13 @@
 //! and the post comes out of the build exactly as it does without it.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use stoa_tests::*;
 
 /// `libstoa_plugin_c_tree11.so` in `dir`, compiled against the 1.1 header
 /// beside its source.
 fn compile_tree11(dir: &Path) {
-    let fixtures = repo_root().join("crates/stoa-plugin-host/tests/fixtures/tree-1.1");
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
-    let lib = format!(
-        "{}stoa_plugin_c_tree11{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    );
-    let out = Command::new(&cc)
-        .args([
-            "-shared", "-fPIC", "-std=c11", "-Wall", "-Werror", "-O1", "-I",
-        ])
-        .arg(&fixtures)
-        .arg("-o")
-        .arg(dir.join(lib))
-        .arg(fixtures.join("c_tree11.c"))
-        .output()
-        .unwrap_or_else(|e| panic!("this test needs a C compiler (`{cc}`): {e}"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let fixtures = "crates/stoa-plugin-host/tests/fixtures/tree-1.1";
+    compile_c_plugin(&format!("{fixtures}/c_tree11.c"), fixtures, dir, "c_tree11");
 }
 
 /// Builds the book of `project` as EPUB with the plugins in `plugins`;

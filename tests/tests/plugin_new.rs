@@ -166,3 +166,23 @@ fn bad_names_and_taken_folders_are_refused_with_what_to_do() {
         "nothing written"
     );
 }
+
+#[test]
+fn a_reader_gone_before_the_message_is_no_panic() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    // The reading end is closed before stoa starts, so that its message
+    // meets a broken pipe every time (`stoa plugin new x | head -0`).
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(stoa_bin())
+        .args(["plugin", "new", "demo"])
+        .current_dir(tmp.path())
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("stoa runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(tmp.path().join("demo/Cargo.toml").is_file());
+}

@@ -10,37 +10,22 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
-use stoa_tests::{copy_dir, epubcheck, repo_root, stoa_bin, zip_entry, zip_names};
+use stoa_tests::{
+    compile_c_plugin, copy_dir, epubcheck, repo_root, stoa_bin, zip_entry, zip_names,
+};
 
 /// The folder holding the compiled fixture, and a PNG beside it.
 fn plugin_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("raw-plugins");
-        std::fs::create_dir_all(&dir).unwrap();
-        use std::env::consts::{DLL_PREFIX, DLL_SUFFIX};
-        let out = dir.join(format!("{DLL_PREFIX}stoa_plugin_c_raw{DLL_SUFFIX}"));
-        let tmp = out.with_extension(format!("{}.tmp", std::process::id()));
-        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
-        let root = repo_root();
-        let output = Command::new(&cc)
-            .args([
-                "-shared", "-fPIC", "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1",
-            ])
-            .arg("-I")
-            .arg(root.join("crates/stoa-sdk/include"))
-            .arg("-o")
-            .arg(&tmp)
-            .arg(root.join("tests/fixtures/v1/plugins/c_raw.c"))
-            .output()
-            .unwrap_or_else(|e| panic!("these tests need a C compiler (`{cc}`): {e}"));
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
+        compile_c_plugin(
+            "tests/fixtures/v1/plugins/c_raw.c",
+            "crates/stoa-sdk/include",
+            &dir,
+            "c_raw",
         );
-        std::fs::rename(&tmp, &out).unwrap();
-        let png = root.join("tests/fixtures/v1/torture/posts/image/square.png");
+        let png = repo_root().join("tests/fixtures/v1/torture/posts/image/square.png");
         std::fs::copy(png, dir.join("square.png")).unwrap();
         dir
     })

@@ -7,7 +7,9 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
-use stoa_tests::{copy_dir, files_below, repo_root, stoa, stoa_bin, torture_project};
+use stoa_tests::{
+    compile_c_plugin, copy_dir, files_below, repo_root, stoa, stoa_bin, torture_project,
+};
 
 /// The C fixture `tests/fixtures/v1/plugins/c_misbehave.c`, compiled once per
 /// test process into a folder of its own.
@@ -15,29 +17,12 @@ fn plugin_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("robust-plugins");
-        std::fs::create_dir_all(&dir).unwrap();
-        use std::env::consts::{DLL_PREFIX, DLL_SUFFIX};
-        let out = dir.join(format!("{DLL_PREFIX}stoa_plugin_c_misbehave{DLL_SUFFIX}"));
-        let tmp = out.with_extension(format!("{}.tmp", std::process::id()));
-        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
-        let root = repo_root();
-        let output = Command::new(&cc)
-            .args([
-                "-shared", "-fPIC", "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1",
-            ])
-            .arg("-I")
-            .arg(root.join("crates/stoa-sdk/include"))
-            .arg("-o")
-            .arg(&tmp)
-            .arg(root.join("tests/fixtures/v1/plugins/c_misbehave.c"))
-            .output()
-            .unwrap_or_else(|e| panic!("these tests need a C compiler (`{cc}`): {e}"));
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
+        compile_c_plugin(
+            "tests/fixtures/v1/plugins/c_misbehave.c",
+            "crates/stoa-sdk/include",
+            &dir,
+            "c_misbehave",
         );
-        std::fs::rename(&tmp, &out).unwrap();
         dir
     })
 }

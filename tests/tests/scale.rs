@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use stoa_tests::stoa_bin;
+use stoa_tests::{pdf_pages, stoa_bin};
 
 /// How many posts: enough for a quadratic cost to show, few enough for a
 /// debug build to lay them out in seconds.
@@ -66,25 +66,6 @@ fn children_peak_mib() -> u64 {
     u64::try_from(usage.ru_maxrss).unwrap_or(0) / 1024
 }
 
-/// The text of each page of `pdf`, split on form feeds.
-fn pages(pdf: &Path) -> Vec<String> {
-    let out = Command::new("pdftotext")
-        .args(["-layout", "-enc", "UTF-8"])
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext runs (poppler-utils; scripts/test installs it)");
-    assert!(
-        out.status.success(),
-        "pdftotext failed on {}",
-        pdf.display()
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .split('\u{c}')
-        .map(str::to_owned)
-        .collect()
-}
-
 #[test]
 fn many_posts_build_in_bounded_memory_with_their_pages_marked() {
     let dir = tempfile::tempdir().unwrap();
@@ -118,7 +99,7 @@ fn many_posts_build_in_bounded_memory_with_their_pages_marked() {
     );
 
     let pdf = dir.path().join("dist/many/many-en.pdf");
-    let pages = pages(&pdf);
+    let pages = pdf_pages(&pdf);
     let first_line = |page: &str| {
         page.lines()
             .map(str::trim)

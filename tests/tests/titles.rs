@@ -5,7 +5,6 @@
 //! stays on the page of the list it introduces.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 use stoa_tests::*;
 
@@ -33,25 +32,6 @@ fn built() -> &'static Built {
     })
 }
 
-/// The PDF's pages as pdftotext lays them out.
-fn pages(pdf: &Path) -> Vec<String> {
-    let out = Command::new("pdftotext")
-        .arg("-layout")
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext (scripts/install-test-tools)");
-    assert!(
-        out.status.success(),
-        "pdftotext failed on {}",
-        pdf.display()
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .split('\u{c}')
-        .map(str::to_string)
-        .collect()
-}
-
 /// Lowercase letters and digits of each word (pdftotext may give a
 /// no-break space or a space; quotes and colons do not matter here).
 fn words(text: &str) -> Vec<String> {
@@ -76,18 +56,7 @@ fn titles(books: &Path, book: &str, lang: &str) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .filter_map(|slug| {
-            let path = books
-                .join("posts")
-                .join(slug.as_str().unwrap())
-                .join(format!("{lang}.md"));
-            std::fs::read_to_string(path).ok()
-        })
-        .map(|text| {
-            let front = text.split("+++").nth(1).unwrap();
-            let meta: toml::Table = toml::from_str(front).unwrap();
-            meta["title"].as_str().unwrap().to_string()
-        })
+        .filter_map(|slug| post_title(books, slug.as_str().unwrap(), lang))
         .collect();
     if config.contains_key("about") {
         out.push(
@@ -146,7 +115,7 @@ fn no_chapter_title_leaves_a_word_alone_on_its_last_line() {
         (&fixture_books, "titles", "en"),
     ] {
         let pdf = built.dist.join(format!("{book}/{book}-{lang}.pdf"));
-        let pages = pages(&pdf);
+        let pages = pdf_pages(&pdf);
         for title in titles(root, book, lang) {
             let want = words(&title);
             let lines = title_lines(&pages, &want)
@@ -194,7 +163,7 @@ fn odd_heads(pages: &[String]) -> Vec<String> {
 #[test]
 fn running_heads_use_the_short_title_and_end_on_a_whole_word() {
     let built = built();
-    let heads = odd_heads(&pages(&built.dist.join("titles/titles-en.pdf")));
+    let heads = odd_heads(&pdf_pages(&built.dist.join("titles/titles-en.pdf")));
     assert!(
         heads.iter().any(|h| h == "Reference Architectures"),
         "the short title: {heads:#?}"
@@ -209,7 +178,7 @@ fn running_heads_use_the_short_title_and_end_on_a_whole_word() {
         ("dialogues", "en"),
     ] {
         let pdf = built.dist.join(format!("{book}/{book}-{lang}.pdf"));
-        let heads = odd_heads(&pages(&pdf));
+        let heads = odd_heads(&pdf_pages(&pdf));
         assert!(heads.len() >= 5, "{book}-{lang}: {heads:?}");
         for head in &heads {
             let head = head.trim_end_matches('…').trim_end();
@@ -224,7 +193,7 @@ fn running_heads_use_the_short_title_and_end_on_a_whole_word() {
 
 /// Whether the fixture's lead-in shares its page with the list after it.
 fn lead_in_with_its_list(pdf: &Path) -> bool {
-    let pages = pages(pdf);
+    let pages = pdf_pages(pdf);
     let lead = pages
         .iter()
         .position(|p| p.contains("check these three things:"))

@@ -326,6 +326,10 @@ pub(crate) struct Cache {
     page_maps: HashMap<Key, PageMap>,
     /// Cover PNGs by cover key.
     covers: HashMap<Key, Vec<u8>>,
+    /// The last page map each edition's PDF made in this session, by
+    /// edition id: after an edit, the EPUB and the web edition are made
+    /// with it before the PDF, and again only if the new map differs.
+    recent_maps: HashMap<String, PageMap>,
     /// Keys used by the build under way; what is not used is evicted after it.
     used: HashSet<Key>,
     /// Where the store was read from, so a session reads it only once.
@@ -476,6 +480,7 @@ impl Cache {
             )
         };
         self.store.editions.retain(|k, _| keep.contains(k));
+        self.recent_maps.retain(|k, _| keep.contains(k));
         self.store.thumbnails.retain(|k, _| keep.contains(k));
         self.store
             .artifacts
@@ -493,6 +498,16 @@ impl Cache {
     pub(crate) fn set_page_map(&mut self, pdf_key: Key, map: PageMap) {
         self.used.insert(pdf_key.clone());
         self.page_maps.insert(pdf_key, map);
+    }
+
+    /// The last page map the PDF of edition `id` made in this session.
+    pub(crate) fn recent_map(&self, id: &str) -> Option<&PageMap> {
+        self.recent_maps.get(id)
+    }
+
+    /// Remembers the page map the PDF of edition `id` made.
+    pub(crate) fn set_recent_map(&mut self, id: String, map: PageMap) {
+        self.recent_maps.insert(id, map);
     }
 
     pub(crate) fn cover(&mut self, key: &str) -> Option<Vec<u8>> {
@@ -515,8 +530,20 @@ impl Cache {
     }
 }
 
+/// The largest store read: some hundred bytes an artifact, so a project of
+/// ten thousand editions stays far below it. A larger file is no store of
+/// stoa's and is rebuilt.
+const MAX_STORE_BYTES: u64 = 256 << 20;
+
 fn read_store(out_dir: &Path) -> Option<Store> {
-    let bytes = std::fs::read(out_dir.join(CACHE_DIR).join(STORE_FILE)).ok()?;
+    let path = out_dir.join(CACHE_DIR).join(STORE_FILE);
+    // Only a regular file is read: opening a FIFO put there waits for a
+    // writer forever, and a device (/dev/zero) never ends.
+    let meta = std::fs::metadata(&path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_STORE_BYTES {
+        return None;
+    }
+    let bytes = std::fs::read(&path).ok()?;
     let store: Store = serde_json::from_slice(&bytes).ok()?;
     (store.version == STORE_VERSION && store.stoa == stoa_identity()).then_some(store)
 }
@@ -725,6 +752,21 @@ mod tests {
         let mut h = Hasher::new("t");
         hash_tree(&mut h, dir.path(), &|_| false);
         assert_eq!(file_key(&fifo), file_key(&dir.path().join("missing")));
+    }
+
+    /// The regression: a FIFO in place of the store made `stoa build`
+    /// wait for a writer forever.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_place_of_the_store_is_no_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store_path(dir.path());
+        std::fs::create_dir_all(store.parent().unwrap()).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&store).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // no mkfifo here: nothing to check
+        }
+        assert!(read_store(dir.path()).is_none());
     }
 
     fn made(out: &Path, key: &str, file: &str) -> Made {

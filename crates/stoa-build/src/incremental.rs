@@ -239,6 +239,10 @@ pub(crate) struct Work {
     formats: Vec<(Format, Option<Key>, Option<Made>)>,
     /// The page map of its paged format, kept by this session.
     pub(crate) page_map: Option<PageMap>,
+    /// When the paged format is stale: the page map its last rendering in
+    /// this session made, for the other formats to be made with before it
+    /// (see `plan::render_all`).
+    pub(crate) previous_map: Option<PageMap>,
     /// Where its cover comes from (taken when it is prepared).
     pub(crate) cover: Option<CoverPlan>,
     /// The cover's key, to keep a drawn cover for the next build.
@@ -252,6 +256,7 @@ impl Work {
         Work {
             formats: options.formats.iter().map(|&f| (f, None, None)).collect(),
             page_map: None,
+            previous_map: None,
             cover: Some(if wants_cover {
                 CoverPlan::Draw
             } else {
@@ -360,6 +365,10 @@ impl<'c> Incremental<'c> {
             .find(|(f, _, _)| renderer(*f).maps_pages())
             .and_then(|(_, k, _)| k.clone());
         work.page_map = paged.and_then(|k| self.cache.page_map(&k));
+        if work.page_map.is_none() {
+            let id = edition_id(&config.id, lang);
+            work.previous_map = self.cache.recent_map(&id).cloned();
+        }
         let stale_needs_cover = work
             .formats
             .iter()
@@ -429,6 +438,8 @@ impl<'c> Incremental<'c> {
             let key = self.keys.get(&id).cloned();
             if let (Some(map), Some(key)) = (&done.pages, &key) {
                 self.cache.set_page_map(key.clone(), map.clone());
+                self.cache
+                    .set_recent_map(edition_id(book, lang), map.clone());
             }
             let keep = !paged_failed.contains(&&(book.clone(), lang.clone()))
                 || renderer(*format).maps_pages();
@@ -508,20 +519,8 @@ mod tests {
 
     fn options(root: &Path) -> BuildOptions {
         BuildOptions {
-            books_dir: root.join("books"),
-            themes_dir: root.join("themes"),
-            out_dir: root.join("dist"),
-            books: Vec::new(),
-            languages: Vec::new(),
-            formats: Format::ALL.to_vec(),
-            jobs: None,
-            emit_sources: false,
-            source_date_epoch: None,
             site: true,
-            deny_stale: false,
-            plugin_dirs: Vec::new(),
-            plugin_path: None,
-            exe_dir: None,
+            ..BuildOptions::new(root.join("books"), root.join("themes"), root.join("dist"))
         }
     }
 

@@ -15,6 +15,7 @@ mod plugins;
 mod raw_check;
 mod session;
 mod site;
+mod timings;
 mod translations;
 
 pub use builtin::{builtin_plugin, builtin_plugins};

@@ -86,6 +86,40 @@ fn check_relative(rel: &str) -> std::io::Result<()> {
     }
 }
 
+/// The first link to a folder found inside `out_dir` (not following
+/// links), with where it leads. stoa writes only inside its output folder,
+/// and a file written into `dist/<book>/` when that is a link to another
+/// place would land there; a link to a file is harmless (a write replaces
+/// the link itself). The walk gives up after 100,000 entries: an output
+/// folder is stoa's own, and one that large is not walked to the end.
+pub fn folder_link_inside(out_dir: &Path) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    const LIMIT: usize = 100_000;
+    let mut seen = 0;
+    let mut stack = vec![out_dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > LIMIT {
+                return None;
+            }
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            if kind.is_dir() {
+                stack.push(path);
+            } else if kind.is_symlink() && path.is_dir() {
+                let to = std::fs::read_link(&path).unwrap_or_default();
+                return Some((path, to));
+            }
+        }
+    }
+    None
+}
+
 /// Temporary folders are private; a web edition is for readers.
 #[cfg(unix)]
 fn publish_permissions(dir: &Path) -> std::io::Result<()> {
@@ -176,5 +210,24 @@ mod tests {
             .collect();
         names.sort();
         assert_eq!(names, ["blocked", "out.epub"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_a_folder_inside_the_output_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("dist");
+        let elsewhere = dir.path().join("elsewhere");
+        std::fs::create_dir_all(out.join("book/en")).unwrap();
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        std::fs::write(out.join("book/a.epub"), "x").unwrap();
+        // A link to a file is harmless: a write replaces the link.
+        std::os::unix::fs::symlink(out.join("book/a.epub"), out.join("book/b.epub")).unwrap();
+        assert_eq!(folder_link_inside(&out), None);
+        std::os::unix::fs::symlink(&elsewhere, out.join("book/en/web")).unwrap();
+        assert_eq!(
+            folder_link_inside(&out),
+            Some((out.join("book/en/web"), elsewhere.clone()))
+        );
     }
 }

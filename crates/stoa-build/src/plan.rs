@@ -66,6 +66,30 @@ pub struct BuildOptions {
     pub exe_dir: Option<PathBuf>,
 }
 
+impl BuildOptions {
+    /// Every book, language and format of `books_dir` into `out_dir`, with
+    /// the themes of `themes_dir`, one worker per core: what `stoa build`
+    /// does with no options but `--no-site`. Change the fields to narrow it.
+    pub fn new(books_dir: PathBuf, themes_dir: PathBuf, out_dir: PathBuf) -> BuildOptions {
+        BuildOptions {
+            books_dir,
+            themes_dir,
+            out_dir,
+            books: Vec::new(),
+            languages: Vec::new(),
+            formats: Format::ALL.to_vec(),
+            jobs: None,
+            emit_sources: false,
+            source_date_epoch: None,
+            site: false,
+            deny_stale: false,
+            plugin_dirs: Vec::new(),
+            plugin_path: None,
+            exe_dir: None,
+        }
+    }
+}
+
 /// One file the build wrote.
 #[derive(Clone, Debug)]
 pub struct Artifact {
@@ -143,6 +167,20 @@ pub fn build_forced(options: &BuildOptions, sink: Sink) -> Report {
     build_cached(options, sink, &mut Cache::forced(&options.out_dir))
 }
 
+/// The error for a link to a folder inside the output folder: what stoa
+/// wrote into it would land outside the output folder.
+fn link_inside(out_dir: &Path) -> Option<Diagnostic> {
+    let (link, to) = crate::output::folder_link_inside(out_dir)?;
+    Some(
+        Diagnostic::error(format!(
+            "{} is a link to {}: stoa writes only inside its output folder, never through a link",
+            link.display(),
+            to.display()
+        ))
+        .with_hint("remove the link (the build makes the folder again), or build into another folder with --out"),
+    )
+}
+
 /// A build that reads and updates `cache` (read from the output folder
 /// unless it already holds that folder's store).
 pub(crate) fn build_cached(options: &BuildOptions, sink: Sink, cache: &mut Cache) -> Report {
@@ -156,7 +194,13 @@ pub(crate) fn build_cached(options: &BuildOptions, sink: Sink, cache: &mut Cache
             return report;
         }
     };
+    let _whole = crate::timings::phase(|| "build".into());
     crate::guard::remove_leftovers(&options.out_dir);
+    if let Some(error) = link_inside(&options.out_dir) {
+        let mut report = Report::default();
+        report.fail(sink, "output folder", vec![error]);
+        return report;
+    }
     // Read under the lock: another build may be writing it until then.
     cache.attach(&options.out_dir);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -171,6 +215,7 @@ pub(crate) fn build_cached(options: &BuildOptions, sink: Sink, cache: &mut Cache
             report
         }
     };
+    let _t = crate::timings::phase(|| "cache store".into());
     cache.finish(&options.out_dir, report.ok());
     report
 }
@@ -193,6 +238,7 @@ fn build_or_check_with(
     cache: Option<&mut Cache>,
 ) -> Report {
     let mut report = Report::default();
+    let t = crate::timings::phase(|| "books and stale translations".into());
     let configs = match select_books(options) {
         Ok(configs) => configs,
         Err(errors) => {
@@ -204,6 +250,8 @@ fn build_or_check_with(
     if crate::translations::report_stale(options, &chosen, sink, &mut report) {
         return report;
     }
+    drop(t);
+    let t = crate::timings::phase(|| "plan (hash inputs)".into());
     // What the cache shows unchanged: those books are not even loaded. The
     // download page needs every edition's entry when its own list is gone.
     let mut incr = cache.map(|cache| {
@@ -214,6 +262,8 @@ fn build_or_check_with(
     let fresh_books: Vec<String> = incr
         .as_ref()
         .map_or_else(Vec::new, |i| i.plan.fresh_books().to_vec());
+    drop(t);
+    let t = crate::timings::phase(|| "load editions (parse, plugins, diagrams)".into());
     let mut editions = Vec::new();
     let loaded: Vec<_> = configs
         .par_iter()
@@ -223,6 +273,7 @@ fn build_or_check_with(
             }
             Ok(config) => {
                 let langs = (!options.languages.is_empty()).then_some(options.languages.as_slice());
+                let _t = crate::timings::phase(|| format!("  load {}", config.id));
                 // Loaded with the book's plugins run (crate::plugins).
                 let editions = crate::plugins::load_editions(options, config, langs);
                 (Some(config), editions, Vec::new())
@@ -245,6 +296,7 @@ fn build_or_check_with(
             (config, results, errors)
         })
         .collect();
+    drop(t);
     // A mistake in book.toml met by every edition is told once, at its line.
     let mut reported = crate::diagnostics::Reported::default();
     for (config, results, errors) in loaded {
@@ -299,7 +351,10 @@ fn build_or_check_with(
             return report;
         }
     }
+    let t = crate::timings::phase(|| "render".into());
     let page_counts = render_all(options, &editions, sink, &mut report, incr.as_mut());
+    drop(t);
+    let _t = crate::timings::phase(|| "download page".into());
     if !site_fresh {
         let site_key = site_key.filter(|_| report.ok());
         write_site(
@@ -513,6 +568,7 @@ fn site_entry(
                 alternates: &[],
                 layout: &edition.layout,
             };
+            let _t = crate::timings::phase(|| format!("  thumbnails {stem}"));
             let png = painter.cover_png(&ctx, THUMBNAIL_PIXELS_PER_PT)?;
             let cover = PathBuf::from(&config.id).join(format!("{stem}-cover.png"));
             write(&options.out_dir.join(&cover), &png)?;
@@ -543,6 +599,18 @@ fn site_entry(
         pages: pages.filter(|_| has_pdf),
         contents: book.chapters.iter().map(|c| c.title.clone()).collect(),
         contents_label: Some(book.labels.contents.clone()),
+        parts: edition
+            .layout
+            .groups(&book.chapters)
+            .into_iter()
+            .filter_map(|group| {
+                Some(stoa_site::ContentsPart {
+                    title: edition.layout.parts[group.part?].title.clone(),
+                    start: *group.chapters.first()?,
+                    len: group.chapters.len(),
+                })
+            })
+            .collect(),
         posts: book
             .chapters
             .iter()
@@ -712,6 +780,7 @@ fn prepare_with<'a>(
     match (cover, cover_painter()) {
         (CoverPlan::Known(png), _) => prepared.cover = Some(png),
         (CoverPlan::Draw, Some(painter)) => {
+            let _t = crate::timings::phase(|| format!("  cover {}", prepared.stem()));
             let png = painter.cover_png(&prepared.context(options), COVER_PIXELS_PER_PT)?;
             prepared.cover = Some(png);
         }
@@ -789,19 +858,49 @@ fn render_all(
     if let Some(incr) = incr.as_deref_mut() {
         incr.replay_artifacts(options, sink, report);
     }
+    let (first, rest): (Vec<Format>, Vec<Format>) = options
+        .formats
+        .iter()
+        .partition(|&&f| renderer(f).maps_pages());
+    // After an edit, the EPUB and the web edition are made first, with the
+    // page map the edition's PDF made last time in this session: the author
+    // sees them without waiting for Typst. They are made again below only
+    // if the new PDF maps its pages differently, so that what ends on disk
+    // is what a cold build writes.
+    let early: Vec<Vec<(Format, Option<JobResult>)>> = ready
+        .par_iter()
+        .map(|(prepared, work)| {
+            let stale = |f: &&Format| work.fresh(**f).is_none();
+            let map = work
+                .previous_map
+                .as_ref()
+                .filter(|_| first.iter().any(|f| stale(&f)));
+            rest.par_iter()
+                .map(|&format| {
+                    let result = map.filter(|_| stale(&&format)).map(|map| {
+                        let job = Job {
+                            prepared,
+                            format,
+                            rewrite,
+                        };
+                        run_reported(options, &job, Some(map), sink)
+                    });
+                    (format, result)
+                })
+                .collect()
+        })
+        .collect();
     // Per edition, the formats that map pages (the PDF) come first: the
     // others mark the print pages with their map. Editions run in parallel.
     let results: Vec<_> = ready
         .par_iter()
-        .flat_map_iter(|(prepared, work)| {
+        .zip(early)
+        .flat_map_iter(|((prepared, work), early)| {
             let key = (
                 prepared.config.id.clone(),
                 prepared.edition.book.lang.clone(),
             );
-            let (first, rest): (Vec<Format>, Vec<Format>) = options
-                .formats
-                .iter()
-                .partition(|&&f| renderer(f).maps_pages());
+            let first = first.clone();
             // A fresh PDF is rendered again (and, its bytes the same, not
             // written) only when a stale format needs its page map and no
             // earlier build of this session kept it.
@@ -832,21 +931,29 @@ fn render_all(
                 }
                 results.push((format, result));
             }
-            let later: Vec<_> = rest
-                .par_iter()
-                .map(|&format| {
-                    let result = match work.fresh(format) {
-                        Some(made) => cached(prepared, format, made, sink),
-                        None => run_reported(
-                            options,
-                            &Job {
+            let later: Vec<_> = early
+                .into_par_iter()
+                .map(|(format, early)| {
+                    let result = match (work.fresh(format), early) {
+                        (Some(made), _) => cached(prepared, format, made, sink),
+                        // Made with the map the PDF made again: final.
+                        (None, Some(result)) if pages.is_some() && pages == work.previous_map => {
+                            result
+                        }
+                        (None, early) => {
+                            let job = Job {
                                 prepared,
                                 format,
                                 rewrite,
-                            },
-                            pages.as_ref(),
-                            sink,
-                        ),
+                            };
+                            let mut result = run_reported(options, &job, pages.as_ref(), sink);
+                            // Written by this build either way.
+                            if let (Some(Ok(early)), Ok(done)) = (&early, &mut result) {
+                                done.artifact.written |= early.artifact.written;
+                                done.artifact.seconds += early.artifact.seconds;
+                            }
+                            result
+                        }
                     };
                     (format, result)
                 })
@@ -946,7 +1053,10 @@ fn run_reported(
 
 fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sink) -> JobResult {
     let started = Instant::now();
+    let t = crate::timings::phase(|| format!("  render {}", job.name()));
     let rendered = renderer(job.format).render(&job.prepared.context_with(options, pages))?;
+    drop(t);
+    let _t = crate::timings::phase(|| format!("  write {}", job.name()));
     for warning in &rendered.warnings {
         sink(Event::Warning(warning));
     }

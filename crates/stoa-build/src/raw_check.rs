@@ -1,72 +1,20 @@
-//! Checking plugins' raw output right after each plugin ran, so that a
-//! payload a renderer would refuse is an error naming the plugin and the
+//! Checking plugins' raw output right after each plugin ran
+//! ([`stoa_render::check_raw_output`] with the build's renderers), so that
+//! a payload a renderer would refuse is an error naming the plugin and the
 //! post, not a broken page or a Typst error in generated source.
-//!
-//! Every raw node of the book is checked after each plugin; those of
-//! earlier plugins passed already, so a failure is the latest plugin's.
 
-use stoa_doc::{Block, Book, Diagnostic, FnVisitor, Format, Inline, Walk, visit};
+use stoa_doc::{Book, Diagnostic};
 
-/// The diagnostics for the raw output in `book` after plugin `plugin` ran:
-/// an error for a payload its format's renderer refuses, a warning for a
-/// format no renderer has (it is dropped everywhere).
+/// The diagnostics for the raw output in `book` after plugin `plugin` ran,
+/// checked by the build's renderers.
 pub(crate) fn check(book: &Book, plugin: &str) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for chapter in &book.chapters {
-        let file = chapter
-            .source
-            .clone()
-            .unwrap_or_else(|| format!("chapter `{}`", chapter.slug));
-        let mut one = |format: &str, payload: &str, inline: bool| {
-            let kind = if inline { "inline" } else { "block" };
-            let Some(f) = Format::from_name(format) else {
-                out.push(
-                    Diagnostic::warning(format!(
-                        "plugin `{plugin}`: a raw {kind} for the format `{format}`, which stoa \
-                         does not write, is left out"
-                    ))
-                    .in_file(&file)
-                    .with_hint("the formats are `epub`, `pdf` and `html`"),
-                );
-                return;
-            };
-            if let Err(why) = crate::plan::renderer(f).check_raw(payload, inline) {
-                out.push(
-                    Diagnostic::error(format!("plugin `{plugin}`: {why} (in a raw {kind})"))
-                        .in_file(&file)
-                        .with_hint(
-                            "this is a bug in the plugin: it must write valid raw code, with \
-                             the post's text escaped (stoa_sdk::escape)",
-                        ),
-                );
-            }
-        };
-        let found = std::cell::RefCell::new(&mut one);
-        visit(
-            &chapter.blocks,
-            &mut FnVisitor {
-                on_block: |block: &Block| {
-                    if let Block::Raw { format, payload } = block {
-                        (found.borrow_mut())(format, payload, false);
-                    }
-                    Walk::Continue
-                },
-                on_inline: |inline: &Inline| {
-                    if let Inline::Raw { format, payload } = inline {
-                        (found.borrow_mut())(format, payload, true);
-                    }
-                    Walk::Continue
-                },
-            },
-        );
-    }
-    out
+    stoa_render::check_raw_output(book, plugin, |f| Some(crate::plan::renderer(f)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stoa_doc::{BookMeta, Chapter, Labels, Print, TREE_VERSION};
+    use stoa_doc::{Block, BookMeta, Chapter, Inline, Labels, Print, TREE_VERSION};
 
     fn book(blocks: Vec<Block>) -> Book {
         Book {

@@ -58,3 +58,116 @@ impl Session {
         report
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{Event, Format};
+    use std::path::{Path, PathBuf};
+    use std::sync::Mutex;
+
+    /// A one-book project with the built-in theme: one post of `paragraphs`
+    /// paragraphs, the first one saying `first`.
+    fn project(root: &Path, first: &str, paragraphs: usize) {
+        std::fs::create_dir_all(root.join("books/b")).unwrap();
+        std::fs::create_dir_all(root.join("books/posts/p")).unwrap();
+        std::fs::create_dir_all(root.join("themes")).unwrap();
+        std::fs::write(
+            root.join("books/b/book.toml"),
+            "author = \"A\"\nlanguages = [\"en\"]\nidentifier = \"urn:x\"\n\
+             date = 2026-01-01\nposts = [\"p\"]\n\n[title]\nen = \"B\"\n",
+        )
+        .unwrap();
+        let body: Vec<String> = (0..paragraphs)
+            .map(|i| format!("Paragraph {i} says a few words, and then some more words."))
+            .collect();
+        let md = format!(
+            "+++\ntitle = \"T\"\n+++\n\n{first}\n\n{}\n",
+            body.join("\n\n")
+        );
+        std::fs::write(root.join("books/posts/p/en.md"), md).unwrap();
+    }
+
+    fn options(root: &Path, out: &str) -> BuildOptions {
+        BuildOptions {
+            formats: vec![Format::Pdf, Format::Epub, Format::Html],
+            jobs: Some(2),
+            ..BuildOptions::new(root.join("books"), root.join("themes"), root.join(out))
+        }
+    }
+
+    /// Builds once more; the formats told as built, in the order told.
+    fn build(session: &mut Session) -> Vec<Format> {
+        let told = Mutex::new(Vec::new());
+        let report = session.build(&|event| {
+            if let Event::Built(a) = event
+                && a.written
+            {
+                told.lock().unwrap().push(a.format);
+            }
+        });
+        assert!(report.ok(), "{:?}", report.errors);
+        told.into_inner().unwrap()
+    }
+
+    /// Every file below `dir` with its bytes, the cache left out.
+    fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut out = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).unwrap().flatten() {
+                let path = entry.path();
+                if path.ends_with(".cache") {
+                    continue;
+                }
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    let bytes = std::fs::read(&path).unwrap();
+                    out.push((path.strip_prefix(dir).unwrap().to_path_buf(), bytes));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// What a cold build of the project as it now is writes.
+    fn cold(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+        let options = options(root, "cold");
+        let _ = std::fs::remove_dir_all(&options.out_dir);
+        let report = crate::plan::build(&options, &|_| {});
+        assert!(report.ok(), "{:?}", report.errors);
+        files(&options.out_dir)
+    }
+
+    #[test]
+    fn after_an_edit_the_epub_comes_before_the_pdf_and_is_remade_when_the_pages_move() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        project(root, "First words.", 40);
+        let mut session = Session::new(options(root, "dist"));
+        build(&mut session);
+
+        // A word changed: the pages do not move, the EPUB and the web
+        // edition are made once, before the PDF, with the last page map.
+        project(root, "First word.", 40);
+        let told = build(&mut session);
+        let mut light = told[..told.len().min(2)].to_vec();
+        light.sort_by_key(|f| f.name());
+        assert_eq!(light, [Format::Epub, Format::Html], "{told:?}");
+        assert_eq!(told.last(), Some(&Format::Pdf), "{told:?}");
+        assert_eq!(told.len(), 3, "{told:?}");
+        assert_eq!(files(&root.join("dist")), cold(root));
+
+        // Many paragraphs added at the start: every page moves, so the
+        // EPUB and the web edition made first are made again with the new
+        // map, and end as a cold build makes them.
+        let long =
+            "A long new paragraph that pushes everything after it down the page. ".repeat(60);
+        project(root, &long, 40);
+        let told = build(&mut session);
+        assert_eq!(told.len(), 5, "made first, then again: {told:?}");
+        assert_eq!(files(&root.join("dist")), cold(root));
+    }
+}

@@ -76,12 +76,17 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
     let warnings = sorted(&report.warnings);
     let findings = lint(&args.books, &args.book, &args.lang);
     for d in errors.iter().chain(&warnings) {
-        println!("{d}");
+        outln!("{d}");
     }
     for f in &findings {
-        println!(
+        outln!(
             "{}:{}:{}: warning[{}]: {}\n  help: {}",
-            f.file, f.line, f.column, f.lint, f.message, f.hint
+            f.file,
+            f.line,
+            f.column,
+            f.lint,
+            f.message,
+            f.hint
         );
     }
     eprintln!(

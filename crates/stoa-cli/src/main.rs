@@ -1,6 +1,25 @@
 //! The `stoa` command: builds anthologies of blog posts as EPUB and PDF.
 //! `stoa build` with no arguments builds every book in ./books.
 
+/// `println!` that ignores a closed pipe: with `stoa plugins | head -1`
+/// the reader has left, and there is nobody to tell (`println!` would
+/// panic). stoa ignores SIGPIPE, as Rust programs do, so that a plugin
+/// worker or a browser that goes away never kills it.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `print!` that ignores a closed pipe, as [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod check;
 mod new;
 mod plugin_list;

@@ -61,7 +61,7 @@ pub(crate) fn run(args: PluginsArgs) -> ExitCode {
     let base = search(&args.plugin_dir, None);
     for entry in stoa_plugin_host::list(&base) {
         match entry {
-            Ok(info) => println!("{}", line(&info)),
+            Ok(info) => outln!("{}", line(&info)),
             Err(error) => {
                 failed = true;
                 eprintln!("{error}");
@@ -82,7 +82,7 @@ pub(crate) fn run(args: PluginsArgs) -> ExitCode {
         };
         let search = search(&args.plugin_dir, config.plugin_dir.as_deref());
         if let Some(plugin_dir) = &config.plugin_dir {
-            println!(
+            outln!(
                 "\nin {} (plugin-dir of {}):",
                 plugin_dir.display(),
                 config.file
@@ -90,11 +90,11 @@ pub(crate) fn run(args: PluginsArgs) -> ExitCode {
             let only_there = SearchPath::new([plugin_dir.clone()]);
             let found = stoa_plugin_host::list(&only_there);
             if found.is_empty() {
-                println!("  no plugin libraries");
+                outln!("  no plugin libraries");
             }
             for entry in found {
                 match entry {
-                    Ok(info) => println!("  {}", line(&info)),
+                    Ok(info) => outln!("  {}", line(&info)),
                     Err(error) => {
                         failed = true;
                         eprintln!("{error}");
@@ -105,13 +105,13 @@ pub(crate) fn run(args: PluginsArgs) -> ExitCode {
         if config.plugins.is_empty() {
             continue;
         }
-        println!("\nbook `{}` ({}) uses:", config.id, config.file);
+        outln!("\nbook `{}` ({}) uses:", config.id, config.file);
         for plugin in &config.plugins {
             match stoa_plugin_host::load(&plugin.name, &search) {
-                Ok(loaded) => println!("  {:<16} {}", plugin.name, loaded.origin()),
+                Ok(loaded) => outln!("  {:<16} {}", plugin.name, loaded.origin()),
                 Err(error) => {
                     failed = true;
-                    println!("  {:<16} NOT FOUND", plugin.name);
+                    outln!("  {:<16} NOT FOUND", plugin.name);
                     eprintln!("{}:{}: {error}", config.file, plugin.line);
                 }
             }

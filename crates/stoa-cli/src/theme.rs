@@ -36,10 +36,10 @@ pub(crate) fn run(args: ThemeArgs) -> ExitCode {
     match stoa_theme::export(&name, &dir, force) {
         Ok(files) => {
             for file in files {
-                println!("wrote {}", file.display());
+                outln!("wrote {}", file.display());
             }
             if dir.file_name().is_some_and(|n| n == name.as_str()) {
-                println!(
+                outln!(
                     "books with `theme = \"{name}\"` (or no `theme`) now use {}",
                     dir.display()
                 );

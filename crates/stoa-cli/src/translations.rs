@@ -105,9 +105,9 @@ pub fn status(args: StatusArgs) -> ExitCode {
     let mut broken = 0;
     for (i, status) in statuses.iter().enumerate() {
         if i > 0 {
-            println!();
+            outln!();
         }
-        print!("{}", stoa_translate::render(status));
+        out!("{}", stoa_translate::render(status));
         stale += status.stale().count();
         broken += status
             .cells()
@@ -169,7 +169,7 @@ fn mark(args: MarkArgs) -> ExitCode {
         .and_then(|folder| stoa_translate::mark(&folder, &args.lang, args.from.as_deref()));
     match result {
         Ok(marked) if marked.written => {
-            println!(
+            outln!(
                 "marked {} as translating {} ({})",
                 marked.path.display(),
                 marked.from,
@@ -178,7 +178,7 @@ fn mark(args: MarkArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(marked) => {
-            println!(
+            outln!(
                 "{} already translates {} as it is ({})",
                 marked.path.display(),
                 marked.from,

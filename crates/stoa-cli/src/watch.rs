@@ -340,6 +340,16 @@ impl Watch {
         let finished = SystemTime::now();
         let mut seen = seen.into_inner().unwrap_or_else(|e| e.into_inner());
         seen.sort_by(|a, b| a.path.cmp(&b.path));
+        // A file made early (the EPUB before its PDF) and again once the
+        // PDF's pages moved is told twice: it counts once, when last written.
+        seen.dedup_by(|later, earlier| {
+            let same = later.path == earlier.path;
+            if same {
+                earlier.written |= later.written;
+                earlier.at = later.at;
+            }
+            same
+        });
         // The first build looks at every artifact, written or left as it
         // was, so that later builds compare with what is on disk.
         let looked_at: Vec<PathBuf> = seen

@@ -5,8 +5,10 @@
 //! not run. The SDK re-exports them as `stoa_sdk::escape`.
 
 /// `text` escaped for XHTML or HTML content and attribute values (`epub`
-/// and `html` payloads): `&`, `<`, `>`, `"` and `'` become references, and
-/// characters XML forbids (controls but tab and newline) are dropped.
+/// and `html` payloads, and the download page and catalogs of
+/// `stoa-site`): `&`, `<`, `>`, `"` and `'` become references, and
+/// characters XML forbids or discourages (controls but tab, newline and
+/// carriage return; U+FFFE and U+FFFF) are dropped.
 pub fn xhtml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -16,8 +18,8 @@ pub fn xhtml(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            '\t' | '\n' => out.push(c),
-            c if (c as u32) < 0x20 || (0x7f..=0x9f).contains(&(c as u32)) => {}
+            '\t' | '\n' | '\r' => out.push(c),
+            c if c.is_control() || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
             c => out.push(c),
         }
     }
@@ -62,6 +64,8 @@ mod tests {
             "&lt;b class=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/b&gt;"
         );
         assert_eq!(xhtml("a\u{7}b"), "ab");
+        // Not XML characters: a payload holding them is not well-formed.
+        assert_eq!(xhtml("a\u{FFFE}b\u{FFFF}\u{85}"), "ab");
         assert_eq!(
             typst_string("say \"hi\" \\ #x\n"),
             r#""say \"hi\" \\ #x\n""#

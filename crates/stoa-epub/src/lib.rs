@@ -363,7 +363,7 @@ mod tests {
     use std::io::Read;
     use stoa_doc::{BookMeta, IdIndex, Inline, Labels, NotesPlan, Print, Style};
 
-    fn book() -> Book {
+    pub(crate) fn book() -> Book {
         let chapter = |slug: &str, kind, role| Chapter {
             slug: slug.into(),
             title: slug.to_uppercase(),

@@ -29,6 +29,18 @@ pub fn repack(raw: &[u8], book: &Book, extras: &Extras) -> std::io::Result<Vec<u
     for i in 0..archive.len() {
         let mut entry = archive.by_index(i).map_err(std::io::Error::other)?;
         let name = entry.name().to_string();
+        // An entry kept as it is, already deflated by epub-builder (with
+        // the same settings), is copied without inflating and deflating it
+        // again: the bytes are the same, the cover and images cost nothing.
+        let kept = !matches!(
+            name.as_str(),
+            "mimetype" | "OEBPS/nav.xhtml" | "OEBPS/content.opf"
+        );
+        if kept && entry.compression() == CompressionMethod::Deflated {
+            out.raw_copy_file_touch(entry, time, Some(0o644))
+                .map_err(std::io::Error::other)?;
+            continue;
+        }
         let mut bytes = Vec::new();
         entry.read_to_end(&mut bytes)?;
         if name == "OEBPS/nav.xhtml" {
@@ -38,16 +50,7 @@ pub fn repack(raw: &[u8], book: &Book, extras: &Extras) -> std::io::Result<Vec<u
             bytes = package(&bytes, book, !extras.page_list.is_empty());
             bytes = crate::svg::mark(&bytes, &with_svg);
         }
-        // The mimetype must come first and uncompressed (OCF 3.3 §4.2.5).
-        let method = if name == "mimetype" {
-            CompressionMethod::Stored
-        } else {
-            CompressionMethod::Deflated
-        };
-        let options = SimpleFileOptions::default()
-            .compression_method(method)
-            .last_modified_time(time)
-            .unix_permissions(0o644);
+        let options = entry_options(&name, time);
         out.start_file(name, options)
             .map_err(std::io::Error::other)?;
         out.write_all(&bytes)?;
@@ -144,6 +147,21 @@ fn with_language(nav: &[u8], lang: &str) -> Vec<u8> {
 
 /// A zip timestamp from `YYYY-MM-DDTHH:MM:SSZ`; zip cannot store years
 /// before 1980, so earlier dates become 1980-01-01.
+/// How an entry is stored: the mimetype first and uncompressed (OCF 3.3
+/// §4.2.5), the rest deflated; one time and readable by all, so that two
+/// builds give the same bytes.
+fn entry_options(name: &str, time: DateTime) -> SimpleFileOptions {
+    let method = if name == "mimetype" {
+        CompressionMethod::Stored
+    } else {
+        CompressionMethod::Deflated
+    };
+    SimpleFileOptions::default()
+        .compression_method(method)
+        .last_modified_time(time)
+        .unix_permissions(0o644)
+}
+
 fn zip_time(iso: &str) -> DateTime {
     let n = |range: std::ops::Range<usize>| iso.get(range).and_then(|s| s.parse::<u16>().ok());
     let parsed = (|| {
@@ -164,6 +182,48 @@ fn zip_time(iso: &str) -> DateTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The repacking as it was before entries were copied raw: every entry
+    /// inflated and deflated again.
+    fn recompressed(raw: &[u8], time: DateTime) -> Vec<u8> {
+        let mut archive = ZipArchive::new(Cursor::new(raw)).unwrap();
+        let mut out = ZipWriter::new(Cursor::new(Vec::new()));
+        for i in 0..archive.len() {
+            let mut entry = archive.by_index(i).unwrap();
+            let name = entry.name().to_string();
+            let mut bytes = Vec::new();
+            entry.read_to_end(&mut bytes).unwrap();
+            let options = entry_options(&name, time);
+            out.start_file(name, options).unwrap();
+            out.write_all(&bytes).unwrap();
+        }
+        out.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn entries_copied_raw_give_the_bytes_recompressing_gave() {
+        // As epub-builder's ZipLibrary writes: the mimetype stored, the
+        // rest deflated with the default settings, stamped with the clock.
+        let mut raw = ZipWriter::new(Cursor::new(Vec::new()));
+        let stored = SimpleFileOptions::default().compression_method(CompressionMethod::Stored);
+        raw.start_file("mimetype", stored).unwrap();
+        raw.write_all(b"application/epub+zip").unwrap();
+        let noise: Vec<u8> = (0..200_000u32).map(|i| (i * 7919 % 251) as u8).collect();
+        let chapter = "<p>Some words, again and again.</p>\n".repeat(500);
+        for (name, bytes) in [
+            ("OEBPS/images/cover.png", noise.as_slice()),
+            ("OEBPS/chapter_001.xhtml", chapter.as_bytes()),
+            ("OEBPS/empty.css", b"".as_slice()),
+        ] {
+            raw.start_file(name, SimpleFileOptions::default()).unwrap();
+            raw.write_all(bytes).unwrap();
+        }
+        let raw = raw.finish().unwrap().into_inner();
+        let book = crate::tests::book();
+        let extras = Extras { page_list: &[] };
+        let repacked = repack(&raw, &book, &extras).unwrap();
+        assert_eq!(repacked, recompressed(&raw, zip_time(&book.meta.modified)));
+    }
 
     #[test]
     fn timestamps_come_from_the_book() {

@@ -185,7 +185,7 @@ fn the_start_page_presents_the_book_and_its_contents() {
     assert!(index.contains("<p>First part.</p><p>Second &lt;part&gt; &amp; more.</p>"));
     assert!(index.contains(r#"<a class="start-reading" href="one.html">"#));
     assert!(index.contains(
-        "<li class=\"post\"><a href=\"two.html\">Title of two</a><p class=\"summary\">About two.</p></li>"
+        "<li class=\"post\"><a href=\"two.html\">Title of\u{a0}two</a><p class=\"summary\">About two.</p></li>"
     ));
     assert!(index.contains("<li class=\"back\"><a href=\"lexicon.html\">"));
     let without = site(&book(), None);

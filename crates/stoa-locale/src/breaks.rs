@@ -97,7 +97,8 @@ pub fn bind_title(title: &str, tag: &str) -> String {
 /// (`Engenharia de dados: arquiteturas …` gives `Engenharia de dados`);
 /// then the title cut after each word from the last to the second, never
 /// after a short word of `tag` nor leaving a colon or comma at the end,
-/// each with an ellipsis. The theme keeps the first that fits its line.
+/// each with an ellipsis, none longer than [`MAX_CUT_CHARS`]. The theme
+/// keeps the first that fits its line.
 pub fn head_candidates(title: &str, tag: &str) -> Vec<String> {
     let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut out = vec![title.clone()];
@@ -114,7 +115,18 @@ pub fn head_candidates(title: &str, tag: &str) -> Vec<String> {
         }
     }
     let words: Vec<&str> = title.split(' ').collect();
-    for n in (1..words.len()).rev() {
+    // Only the cuts up to MAX_CUT_CHARS: ending at the first word that
+    // passes it keeps this linear in the title's length.
+    let mut fitting = 0;
+    let mut chars = 0;
+    for (n, word) in words.iter().enumerate().take(words.len().saturating_sub(1)) {
+        chars += word.chars().count() + usize::from(n > 0);
+        if chars > MAX_CUT_CHARS {
+            break;
+        }
+        fitting = n + 1;
+    }
+    for n in (1..=fitting).rev() {
         let cut = trim_end_punct(&words[..n].join(" ")).to_string();
         let last = cut.rsplit(' ').next().unwrap_or("");
         if n > 1 && is_short_word(last, tag) {
@@ -124,6 +136,14 @@ pub fn head_candidates(title: &str, tag: &str) -> Vec<String> {
     }
     out
 }
+
+/// The longest cut [`head_candidates`] offers, in characters: more than a
+/// running head of any common page holds (an A4 line of small capitals at
+/// 8pt holds about 110), and a head is read at a glance; a poster-wide page
+/// gets the head cut here. The theme measures every candidate on every
+/// page: offering every cut of a title of thousands of words made a build
+/// take minutes.
+pub const MAX_CUT_CHARS: usize = 200;
 
 fn trim_end_punct(s: &str) -> &str {
     s.trim_end_matches([':', ';', ',', '—', '–', '-', ' ', NBSP])
@@ -177,6 +197,22 @@ mod tests {
                 "Dialogue on the New\u{a0}…",
                 "Dialogue\u{a0}…"
             ]
+        );
+    }
+
+    #[test]
+    fn a_title_of_thousands_of_words_offers_few_short_cuts() {
+        let title = vec!["Word"; 2_000].join(" ");
+        let c = head_candidates(&title, "en");
+        assert_eq!(c[0], title);
+        // The longest cut is the longest within the bound: 40 words of 4
+        // letters and a space (199 characters), then the ellipsis.
+        assert_eq!(c[1], format!("{}\u{a0}…", vec!["Word"; 40].join(" ")));
+        assert_eq!(c.len(), 41);
+        assert!(
+            c[1..]
+                .iter()
+                .all(|s| s.chars().count() <= MAX_CUT_CHARS + 2)
         );
     }
 

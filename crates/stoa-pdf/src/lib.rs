@@ -6,6 +6,7 @@
 //! plan, link targets from the id index, dates from the locale table: the
 //! PDF prints what the other formats print.
 
+mod cover_memo;
 mod depth;
 mod diag;
 mod diagram;
@@ -111,7 +112,14 @@ impl Renderer for PdfRenderer {
     ) -> Result<Vec<u8>, Vec<Diagnostic>> {
         let job = Job::of(ctx);
         let generated = generate(job.book, ctx.notes, ctx.ids, Parts::Cover);
-        let (document, _) = job.compile(&generated)?;
+        let world = job.world_for(&generated)?;
+        // Most builds draw a cover drawn before (the same book, theme and
+        // size): an edit of a chapter leaves its book's cover as it was.
+        let key = world.identity(pixels_per_pt.to_bits());
+        if let Some(png) = cover_memo::find(key, &world) {
+            return Ok(png);
+        }
+        let (document, _) = job.compile_in(&world, &generated)?;
         let Some(page) = document.pages().first() else {
             return Err(vec![Diagnostic::error("the theme made no cover page")]);
         };
@@ -119,13 +127,15 @@ impl Renderer for PdfRenderer {
             pixel_per_pt: Scalar::new(f64::from(pixels_per_pt)),
             render_bleed: false,
         };
-        typst_render::render(page, &options)
+        let png = typst_render::render(page, &options)
             .encode_png()
             .map_err(|e| {
                 vec![Diagnostic::error(format!(
                     "cannot encode the cover as PNG: {e}"
                 ))]
-            })
+            })?;
+        cover_memo::keep(key, &world, &png);
+        Ok(png)
     }
 }
 
@@ -163,6 +173,13 @@ impl<'a> Job<'a> {
         &self,
         generated: &Generated,
     ) -> Result<(PagedDocument, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let world = self.world_for(generated)?;
+        self.compile_in(&world, generated)
+    }
+
+    /// Checks the book and theme; the world that lays the generated source
+    /// out.
+    fn world_for(&self, generated: &Generated) -> Result<StoaWorld, Vec<Diagnostic>> {
         check_print(self.book)?;
         let theme = checked_theme(self.theme)?;
         // The cover shows no images of the posts, so a bad one must not stop it.
@@ -183,12 +200,25 @@ impl<'a> Job<'a> {
         let today = modified_date(self.book)
             .and_then(|d| Datetime::from_ymd(d.year()?, d.month()?, d.day()?))
             .or_else(|| book_date(self.book));
-        let world = StoaWorld::new(generated.source.clone(), theme, assets, today);
-        let Warned { output, warnings } = typst::compile::<PagedDocument>(&world);
-        let warnings = self.convert_all(&world, generated, &warnings);
+        Ok(StoaWorld::new(
+            generated.source.clone(),
+            theme,
+            assets,
+            today,
+        ))
+    }
+
+    /// Lays the generated source out in `world` (see [`Job::world_for`]).
+    fn compile_in(
+        &self,
+        world: &StoaWorld,
+        generated: &Generated,
+    ) -> Result<(PagedDocument, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let Warned { output, warnings } = typst::compile::<PagedDocument>(world);
+        let warnings = self.convert_all(world, generated, &warnings);
         match output {
             Ok(document) => Ok((document, warnings)),
-            Err(errors) => Err(self.convert_all(&world, generated, &errors)),
+            Err(errors) => Err(self.convert_all(world, generated, &errors)),
         }
     }
 

@@ -406,6 +406,7 @@ impl<'a> Gen<'a> {
         );
         let opening = self.layout.opening_arg(index);
         self.out.push_str(&opening);
+        self.out.push_str(self.layout.level_arg(index));
         let _ = writeln!(self.out, ", role: {})[", role_lit(chapter.role.as_ref()));
         self.page_mark(index, &[]);
         ctx.mark = Some(Vec::new());
@@ -582,13 +583,29 @@ impl<'a> Gen<'a> {
     }
 
     /// Headings inside a chapter start at level 2 (the chapter title is 1);
-    /// they go to the PDF bookmarks but not to the table of contents.
+    /// they go to the PDF bookmarks but not to the table of contents. In a
+    /// chapter of a part, every level is one more (the part's page is 1),
+    /// so that the bookmarks nest the chapter under its part; `offset: 1`
+    /// tells the theme, which sets them as their depth in the chapter
+    /// (`level - offset`) says.
     fn heading(&mut self, level: u8, id: &str, content: &[Inline], ctx: &mut ChapterCtx) {
         let level = level.clamp(2, 6);
-        let _ = write!(
-            self.out,
-            "#heading(level: {level}, outlined: false, bookmarked: true)"
-        );
+        match self.layout.offset(ctx.index) {
+            0 => {
+                let _ = write!(
+                    self.out,
+                    "#heading(level: {level}, outlined: false, bookmarked: true)"
+                );
+            }
+            offset => {
+                // PDF tags stop at H6: the deepest levels share it.
+                let level = (level + offset).min(6);
+                let _ = write!(
+                    self.out,
+                    "#heading(level: {level}, offset: {offset}, outlined: false, bookmarked: true)"
+                );
+            }
+        }
         self.inline_content(content, ctx);
         if !id.is_empty() {
             self.out.push_str("#label(");

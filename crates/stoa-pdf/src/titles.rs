@@ -7,14 +7,24 @@
 use crate::escape::push_str_lit;
 use stoa_doc::{Block, Chapter, Inline};
 
-/// Whether `blocks[i]` is a lead-in: a paragraph of text ending in a colon
-/// followed (past notes) by the list, code, quote or table it introduces.
-/// The theme's `lead-in` keeps it on the page of what follows.
+/// Characters of text up to which a paragraph ending in a colon is kept
+/// with what follows: about two lines of the page. The theme can only keep
+/// a whole paragraph with the next block, and moving a longer one to the
+/// next page leaves more lines empty at the foot of this one than a colon
+/// ending the page costs the reader.
+const LEAD_IN_MAX_CHARS: usize = 160;
+
+/// Whether `blocks[i]` is a lead-in: a short paragraph of text ending in a
+/// colon followed (past notes) by the list, code, quote, table or paragraph
+/// it introduces ("Some examples, as they stood:" before the examples'
+/// paragraphs). The theme's `lead-in` keeps it on the page of what follows.
 pub(crate) fn is_lead_in(blocks: &[Block], i: usize) -> bool {
     let Some(Block::Paragraph { content }) = blocks.get(i) else {
         return false;
     };
-    if !ends_with_colon(content) {
+    if !ends_with_colon(content)
+        || stoa_doc::inlines_text(content).chars().count() > LEAD_IN_MAX_CHARS
+    {
         return false;
     }
     let next = blocks[i + 1..]
@@ -22,7 +32,13 @@ pub(crate) fn is_lead_in(blocks: &[Block], i: usize) -> bool {
         .find(|b| !matches!(b, Block::FootnoteDef { .. }));
     matches!(
         next,
-        Some(Block::List { .. } | Block::Code { .. } | Block::Quote { .. } | Block::Table { .. })
+        Some(
+            Block::List { .. }
+                | Block::Code { .. }
+                | Block::Quote { .. }
+                | Block::Table { .. }
+                | Block::Paragraph { .. }
+        )
     )
 }
 
@@ -89,7 +105,7 @@ mod tests {
     }
 
     #[test]
-    fn a_colon_before_a_list_code_quote_or_table_is_a_lead_in() {
+    fn a_colon_before_a_list_code_quote_table_or_paragraph_is_a_lead_in() {
         let list = Block::List {
             start: None,
             tight: true,
@@ -98,7 +114,11 @@ mod tests {
         let quote = Block::Quote { blocks: Vec::new() };
         assert!(is_lead_in(&[par("These:"), list.clone()], 0));
         assert!(is_lead_in(&[par("He said: "), quote.clone()], 0));
-        assert!(!is_lead_in(&[par("These:"), par("Not a list.")], 0));
+        assert!(is_lead_in(&[par("As they stood:"), par("The first.")], 0));
+        assert!(!is_lead_in(&[par("These:"), Block::Rule], 0));
+        // A long paragraph would leave the foot of its page empty.
+        let long = format!("{} these:", "word ".repeat(40));
+        assert!(!is_lead_in(&[par(&long), list.clone()], 0));
         assert!(!is_lead_in(&[par("These."), list.clone()], 0));
         assert!(!is_lead_in(&[par("At the end:")], 0));
         assert!(!is_lead_in(&[list.clone(), quote], 0));

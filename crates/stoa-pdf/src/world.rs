@@ -142,6 +142,29 @@ impl StoaWorld {
         }
     }
 
+    /// What, besides the files it reads, decides what this world lays out,
+    /// with `extra` (the cover's size): its main file, theme, images and
+    /// date. The fonts are the process's (see [`font_set`]).
+    pub(crate) fn identity(&self, extra: u32) -> u128 {
+        let mut assets: Vec<(&String, &PathBuf)> = self.assets.iter().collect();
+        assets.sort();
+        typst::utils::hash128(&(self.main.text(), &self.theme, assets, self.today, extra))
+    }
+
+    /// Every file read so far, with a hash of what reading it gave (an
+    /// error too: a file missing then is a dependency as well).
+    pub(crate) fn files_read(&self) -> Vec<(FileId, u128)> {
+        lock(&self.files)
+            .iter()
+            .map(|(id, result)| (*id, typst::utils::hash128(result)))
+            .collect()
+    }
+
+    /// A hash of what reading `id` gives now (see [`StoaWorld::files_read`]).
+    pub(crate) fn file_hash(&self, id: FileId) -> u128 {
+        typst::utils::hash128(&self.read(id))
+    }
+
     /// A file of a built-in theme (`/theme/<file>`), served from stoa's
     /// binary, also where a folder named after a built-in theme leaves it
     /// out; `None` for any other file.

@@ -17,8 +17,13 @@
 //! let out = kit.run("The stoa was a porch.");
 //! assert!(out.diagnostics().is_empty(), "{}", out.report());
 //! assert!(out.xhtml().contains(r#"<span class="highlight">stoa</span>"#));
-//! assert!(out.pdf_text().contains("The stoa was a porch."));
 //! ```
+//!
+//! The PDF's text ([`Outcome::pdf_text`]) and the check of raw Typst come
+//! with the feature `pdf`, off by default: it compiles Typst, minutes on a
+//! first build, where the rest of the kit takes seconds. A plugin that
+//! writes raw Typst or PDF styles turns it on:
+//! `stoa-plugin-testkit = { version = "…", features = ["pdf"] }`.
 //!
 //! What runs is what a build runs: the snippet is parsed by stoa's Markdown
 //! parser (`stoa-markdown`) into one chapter of a one-chapter book; the
@@ -41,8 +46,7 @@ use stoa_plugin_host::{LoadedPlugin, PluginRun, PluginSession};
 use stoa_render::{Format, RenderContext, Renderer, Theme};
 use stoa_sdk::builtin::BuiltinPlugin;
 use stoa_sdk::{
-    Block, Book, BookMeta, Chapter, Diagnostic, IdIndex, Inline, Labels, NotesPlan, Print,
-    TREE_VERSION,
+    Book, BookMeta, Chapter, Diagnostic, IdIndex, Labels, NotesPlan, Print, TREE_VERSION,
 };
 
 /// The snippet's chapter slug; its XHTML file in the EPUB is `snippet.xhtml`.
@@ -250,62 +254,27 @@ fn book(lang: &str, chapters: Vec<Chapter>) -> Book {
 }
 
 /// The diagnostics for the raw output in `book` after `plugin` ran, as the
-/// build words them: an error for a payload its format's renderer refuses,
-/// a warning for a format stoa does not write.
+/// build words them ([`stoa_render::check_raw_output`]): an error for a
+/// payload its format's renderer refuses, a warning for a format stoa does
+/// not write.
 fn check_raw(book: &Book, plugin: &str) -> Vec<Diagnostic> {
-    let mut found = Vec::new();
-    for chapter in &book.chapters {
-        let file = chapter
-            .source
-            .clone()
-            .unwrap_or_else(|| format!("chapter `{}`", chapter.slug));
-        stoa_sdk::for_each_block(&chapter.blocks, &mut |block| {
-            if let Block::Raw { format, payload } = block {
-                found.push((file.clone(), format.clone(), payload.clone(), false));
-            }
-            stoa_sdk::for_each_inline(block, &mut |inline| {
-                if let Inline::Raw { format, payload } = inline {
-                    found.push((file.clone(), format.clone(), payload.clone(), true));
-                }
-            });
-        });
-    }
-    let mut out = Vec::new();
-    for (file, format, payload, inline) in found {
-        let kind = if inline { "inline" } else { "block" };
-        let checked = match Format::from_name(&format) {
-            Some(Format::Epub) => stoa_epub::EpubRenderer.check_raw(&payload, inline),
-            Some(Format::Pdf) => stoa_pdf::PdfRenderer.check_raw(&payload, inline),
-            Some(Format::Html) => stoa_html::HtmlRenderer.check_raw(&payload, inline),
-            None => {
-                out.push(
-                    Diagnostic::warning(format!(
-                        "plugin `{plugin}`: a raw {kind} for the format `{format}`, which stoa \
-                         does not write, is left out"
-                    ))
-                    .in_file(&file)
-                    .with_hint("the formats are `epub`, `pdf` and `html`"),
-                );
-                continue;
-            }
-        };
-        if let Err(why) = checked {
-            out.push(
-                Diagnostic::error(format!("plugin `{plugin}`: {why} (in a raw {kind})"))
-                    .in_file(&file)
-                    .with_hint(
-                        "this is a bug in the plugin: it must write valid raw code, with the \
-                         post's text escaped (stoa_sdk::escape)",
-                    ),
-            );
+    stoa_render::check_raw_output(book, plugin, |format| -> Option<&dyn Renderer> {
+        match format {
+            Format::Epub => Some(&stoa_epub::EpubRenderer),
+            #[cfg(feature = "pdf")]
+            Format::Pdf => Some(&stoa_pdf::PdfRenderer),
+            // Raw Typst is checked with the `pdf` feature only.
+            #[cfg(not(feature = "pdf"))]
+            Format::Pdf => None,
+            Format::Html => Some(&stoa_html::HtmlRenderer),
         }
-    }
-    out
+    })
 }
 
 /// The EPUB's chapters as (slug, XHTML), or why it was not made.
 type Epub = Result<Vec<(String, String)>, Vec<Diagnostic>>;
 /// The PDF's text per page, or why it was not laid out.
+#[cfg(feature = "pdf")]
 type Pdf = Result<Vec<String>, Vec<Diagnostic>>;
 
 /// What a run gave: the book after the plugins, every diagnostic, and on
@@ -319,6 +288,7 @@ pub struct Outcome {
     book: Option<Book>,
     diagnostics: Vec<Diagnostic>,
     epub: OnceLock<Epub>,
+    #[cfg(feature = "pdf")]
     pdf: OnceLock<Pdf>,
 }
 
@@ -337,6 +307,7 @@ impl Outcome {
             book,
             diagnostics,
             epub: OnceLock::new(),
+            #[cfg(feature = "pdf")]
             pdf: OnceLock::new(),
         }
     }
@@ -439,6 +410,7 @@ impl Outcome {
     /// # Panics
     ///
     /// When a plugin failed or the PDF could not be laid out.
+    #[cfg(feature = "pdf")]
     pub fn pdf_text(&self) -> String {
         self.pdf_pages().join("\n\u{c}")
     }
@@ -448,6 +420,7 @@ impl Outcome {
     /// # Panics
     ///
     /// As [`Outcome::pdf_text`].
+    #[cfg(feature = "pdf")]
     pub fn pdf_pages(&self) -> &[String] {
         self.try_pdf_pages()
             .unwrap_or_else(|d| panic!("{}", report(d)))
@@ -456,6 +429,7 @@ impl Outcome {
     /// The PDF's text per page, or the diagnostics of the plugins or of the
     /// layout that refused it (a plugin's Typst style that does not
     /// compile, say).
+    #[cfg(feature = "pdf")]
     pub fn try_pdf_pages(&self) -> Result<&[String], &[Diagnostic]> {
         let Some(book) = &self.book else {
             return Err(&self.diagnostics);
@@ -533,7 +507,9 @@ fn report(diagnostics: &[Diagnostic]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stoa_sdk::{Context, Inline, Plugin, PluginError, Styles, Transform, rewrite_text, span};
+    use stoa_sdk::{
+        Block, Context, Inline, Plugin, PluginError, Styles, Transform, rewrite_text, span,
+    };
 
     /// Wraps "stoa" in a span, warns once, styles the span in each format.
     #[derive(Default)]
@@ -590,10 +566,13 @@ mod tests {
         assert!(out.xhtml().contains(r#"lang="pt-BR""#));
         assert!(out.styles(Format::Epub).contains(".mark"));
         assert_eq!(out.styles(Format::Pdf), "");
-        let text = out.pdf_text();
-        assert!(text.contains("The stoa was a porch."), "{text}");
-        // The locale's words: the contents page in Portuguese.
-        assert!(text.contains("Sumário"), "{text}");
+        #[cfg(feature = "pdf")]
+        {
+            let text = out.pdf_text();
+            assert!(text.contains("The stoa was a porch."), "{text}");
+            // The locale's words: the contents page in Portuguese.
+            assert!(text.contains("Sumário"), "{text}");
+        }
     }
 
     #[test]
@@ -604,7 +583,9 @@ mod tests {
         assert_eq!(errors.len(), 1, "{}", out.report());
         assert!(errors[0].message.contains("told to fail"), "{errors:?}");
         assert_eq!(errors[0].file.as_deref(), Some(SOURCE));
-        assert!(out.try_xhtml().is_err() && out.try_pdf_pages().is_err());
+        assert!(out.try_xhtml().is_err());
+        #[cfg(feature = "pdf")]
+        assert!(out.try_pdf_pages().is_err());
     }
 
     #[test]
@@ -697,6 +678,7 @@ mod tests {
         assert!(
             out.xhtml().contains("<p class='end'>∗</p>") || out.xhtml().contains("class=\"end\"")
         );
+        #[cfg(feature = "pdf")]
         assert!(!out.pdf_text().contains("<p"), "{}", out.pdf_text());
         let out = opener().settings(r#"raw = "<p>unclosed""#).run("Text.\n");
         assert!(!out.is_ok());

@@ -5,8 +5,10 @@
 //! in the [`RenderContext`]: the notes plan, the id index, the cover.
 
 mod layout;
+mod raw;
 
 pub use layout::{Group, Layout, Opening, Part};
+pub use raw::check_raw_output;
 use std::path::PathBuf;
 pub use stoa_doc::Format;
 use stoa_doc::{Book, Diagnostic, IdIndex, Inline, NotesPlan};

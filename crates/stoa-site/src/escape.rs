@@ -3,21 +3,9 @@
 /// Escapes text for element content and double- or single-quoted attributes, in
 /// HTML and XML alike. Control characters that XML 1.0 forbids are dropped, so
 /// that a stray one in a description cannot make the catalog unparsable.
+/// The same escaping plugins use for raw output ([`stoa_doc::escape::xhtml`]).
 pub fn text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if c.is_control() || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
-            c => out.push(c),
-        }
-    }
-    out
+    stoa_doc::escape::xhtml(s)
 }
 
 /// Percent-encodes a relative path for an href: every byte but the unreserved

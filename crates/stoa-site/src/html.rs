@@ -297,8 +297,29 @@ fn contents(out: &mut String, entry: &crate::SiteEntry) {
         esc(label),
         titles.len()
     );
-    for title in titles {
+    // Each part's chapters nest under its title, as in the book.
+    let mut parts = entry.parts.iter().peekable();
+    let mut part_end = None;
+    for (i, title) in titles.iter().enumerate() {
+        if part_end == Some(i) {
+            out.push_str("</ol></li>\n");
+            part_end = None;
+        }
+        while let Some(part) = parts.next_if(|p| p.start <= i) {
+            if part.start == i && part.len > 0 {
+                let _ = writeln!(
+                    out,
+                    "<li class=\"part\"><span class=\"part-title\">{}</span><ol>",
+                    esc(&part.title)
+                );
+                part_end = Some(i + part.len);
+                break;
+            }
+        }
         let _ = writeln!(out, "<li>{}</li>", esc(title));
+    }
+    if part_end.is_some() {
+        out.push_str("</ol></li>\n");
     }
     out.push_str("</ol>\n</details>\n");
 }
@@ -530,8 +551,8 @@ h1 {
 }
 @media (min-width: 42rem) { .placeholder { font-size: 1.1rem; padding: 1.25rem; } }
 .head { grid-area: head; align-self: center; }
-.head h2 { font-family: var(--serif); font-weight: 400; font-size: 1.55rem; line-height: 1.15; margin: 0; }
-.subtitle { font-family: var(--serif); font-style: italic; font-size: 1.1rem; color: var(--muted); margin: 0.3rem 0 0; }
+.head h2 { font-family: var(--serif); font-weight: 400; font-size: 1.55rem; line-height: 1.15; margin: 0; text-wrap: balance; }
+.subtitle { font-family: var(--serif); font-style: italic; font-size: 1.1rem; color: var(--muted); margin: 0.3rem 0 0; text-wrap: balance; }
 .byline { font-size: 0.875rem; color: var(--muted); margin: 0.6rem 0 0; }
 .description { grid-area: text; margin: 0; max-width: 38rem; hyphens: auto; -webkit-hyphens: auto; }
 .files { grid-area: files; list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; max-width: 38rem; }
@@ -550,8 +571,14 @@ summary { padding: 0.7rem 0; cursor: pointer; color: var(--muted); }
 summary:hover { color: var(--fg); }
 .count { font-variant-numeric: tabular-nums; }
 .contents ol { list-style: none; margin: 0 0 1rem; padding-left: 1.4em; font-family: var(--serif); font-size: 1rem; line-height: 1.45; }
-.contents li { padding-left: 1em; text-indent: -1em; }
+/* Titles break in balanced lines, as in the books (no word left alone). */
+.contents li { padding-left: 1em; text-indent: -1em; text-wrap: balance; }
 .contents li + li { margin-top: 0.2rem; }
+/* A part: its title in small capitals, its chapters under it. */
+.contents li.part { padding-left: 0; text-indent: 0; margin-top: 0.6rem; }
+.contents .part-title { font-variant: small-caps; letter-spacing: 0.05em; color: var(--muted); }
+.contents li.part ol { margin: 0.2rem 0 0; padding-left: 1em; }
+.contents li.part + li:not(.part) { margin-top: 0.8rem; }
 .sums p { margin: 0 0 0.6rem; color: var(--muted); }
 .sums ul { list-style: none; margin: 0 0 1rem; padding: 0; display: grid; gap: 0.5rem; }
 .sum { font-size: 0.8rem; line-height: 1.4; }
@@ -599,6 +626,7 @@ mod tests {
             pages: Some(96),
             contents: vec!["One & two".into(), "Three".into()],
             contents_label: None,
+            parts: Vec::new(),
             posts: 14,
             book_posts: 15,
         }
@@ -690,6 +718,39 @@ mod tests {
         assert!(page.contains("<span class=\"sum-file\">a b.epub</span>"));
         assert!(page.contains("<li>One &amp; two</li>\n<li>Three</li>"));
         assert!(page.contains("Contents <span class=\"count\">(2)</span>"));
+    }
+
+    #[test]
+    fn the_contents_nest_each_part_s_chapters_under_its_title() {
+        let mut e = entry("b", "en", "Book");
+        e.contents = ["A", "B", "C", "D", "Glossary"].map(String::from).to_vec();
+        e.parts = vec![
+            crate::ContentsPart {
+                title: "Essays & notes".into(),
+                start: 0,
+                len: 2,
+            },
+            crate::ContentsPart {
+                title: "Thoughts".into(),
+                start: 2,
+                len: 2,
+            },
+        ];
+        let page = render(&[edition(&e)], &["en".into()]);
+        let want = "<ol>\n\
+            <li class=\"part\"><span class=\"part-title\">Essays &amp; notes</span><ol>\n\
+            <li>A</li>\n<li>B</li>\n</ol></li>\n\
+            <li class=\"part\"><span class=\"part-title\">Thoughts</span><ol>\n\
+            <li>C</li>\n<li>D</li>\n</ol></li>\n\
+            <li>Glossary</li>\n</ol>";
+        assert!(page.contains(want), "{page}");
+        // A part that ends the contents closes its list too.
+        e.contents.pop();
+        let page = render(&[edition(&e)], &["en".into()]);
+        assert!(
+            page.contains("<li>D</li>\n</ol></li>\n</ol>\n</details>"),
+            "{page}"
+        );
     }
 
     #[test]

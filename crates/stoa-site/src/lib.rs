@@ -57,11 +57,28 @@ pub struct SiteEntry {
     /// so the page says what the book does; the locale table's otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contents_label: Option<String>,
+    /// The parts the contents fall into, in order: the page lists each
+    /// part's chapters under its title. Chapters in no part (back matter)
+    /// stand at the top level.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<ContentsPart>,
     /// How many of the book's posts this edition has (the others are not
     /// translated yet); the page and the catalog say "14 of 15 posts".
     pub posts: usize,
     /// How many posts the book lists; 0 leaves completeness unsaid.
     pub book_posts: usize,
+}
+
+/// A part of an edition's contents: its title, in the edition's language,
+/// and the chapters it holds, as a range of [`SiteEntry::contents`].
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ContentsPart {
+    /// The part's title.
+    pub title: String,
+    /// The index in `contents` of the part's first chapter.
+    pub start: usize,
+    /// How many chapters the part holds, from `start` on.
+    pub len: usize,
 }
 
 /// An entry with what was learnt from the files on disk.

@@ -18,7 +18,13 @@ pub const MANIFEST: &str = ".editions.json";
 /// or unreadable list (an older stoa, a hand edit) is an empty one: the
 /// build then lists what it made, as it always did.
 pub fn previous_entries(out_dir: &Path) -> Vec<SiteEntry> {
-    let Ok(text) = std::fs::read(out_dir.join(MANIFEST)) else {
+    let path = out_dir.join(MANIFEST);
+    // Only a regular file is read: a FIFO put there would wait for a writer
+    // forever, a device would never end.
+    if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+        return Vec::new();
+    }
+    let Ok(text) = std::fs::read(&path) else {
         return Vec::new();
     };
     serde_json::from_slice(&text).unwrap_or_default()
@@ -96,6 +102,7 @@ mod tests {
             pages: Some(9),
             contents: vec!["One".into()],
             contents_label: None,
+            parts: Vec::new(),
             posts: 1,
             book_posts: 1,
         }
@@ -147,6 +154,20 @@ mod tests {
     fn a_damaged_list_is_an_empty_one() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(MANIFEST), b"{not json").unwrap();
+        assert!(previous_entries(dir.path()).is_empty());
+    }
+
+    /// The regression: a FIFO in place of the list made the build wait
+    /// for a writer forever.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_place_of_the_list_is_an_empty_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let list = dir.path().join(MANIFEST);
+        let made = std::process::Command::new("mkfifo").arg(&list).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // no mkfifo here: nothing to check
+        }
         assert!(previous_entries(dir.path()).is_empty());
     }
 }

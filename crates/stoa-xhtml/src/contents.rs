@@ -43,8 +43,12 @@ pub fn contents_list(
             } else {
                 "back"
             };
+            // Bound as the chapter's own title is (no short word ends a
+            // line, nor a last word stands alone), for the stylesheets'
+            // balanced lines.
+            let printed = stoa_locale::bind_title(&chapter.title, &book.lang);
             x.open("li", &[("class", class)])
-                .element("a", &[("href", &href(i))], &chapter.title);
+                .element("a", &[("href", &href(i))], &printed);
             if let Some(summary) = &chapter.summary {
                 x.element("p", &[("class", "summary")], summary);
             }
@@ -82,6 +86,10 @@ mod tests {
                 chapter("a", ChapterKind::Post),
                 chapter("b", ChapterKind::Post),
                 chapter("about", ChapterKind::About),
+                Chapter {
+                    title: "Notes on the Sea".into(),
+                    ..chapter("sea", ChapterKind::About)
+                },
             ],
             assets: Vec::new(),
             styles: Vec::new(),
@@ -103,6 +111,11 @@ mod tests {
             "{html}"
         );
         let nested = html.find("0.html").unwrap() > html.find("part-title").unwrap();
+        // Titles are bound as the chapter pages' are: "the" never ends a line.
+        assert!(
+            html.contains("<a href=\"3.html\">Notes on\u{a0}the\u{a0}Sea</a>"),
+            "{html}"
+        );
         assert!(nested, "{html}");
         assert!(
             html.find(r#"<li class="back">"#).unwrap() > html.rfind("</ol></li>").unwrap(),

@@ -114,7 +114,7 @@ pub fn render(payload: &str, flavor: Flavor, inline: bool) -> Result<String, Str
         .map_err(|e| format!("{what} is not a well-formed XHTML fragment: {e}"))?;
     let mut out = String::new();
     for child in doc.root_element().children() {
-        write_node(child, flavor, inline, &what, &mut out)?;
+        write_node(child, flavor, inline, &what, &mut out, 1)?;
     }
     Ok(out)
 }
@@ -125,7 +125,16 @@ fn write_node(
     inline: bool,
     what: &str,
     out: &mut String,
+    depth: usize,
 ) -> Result<(), String> {
+    // Elements nested thousands deep overflowed the stack of this
+    // recursion (a crash, not an error): refuse them at the tree's limit.
+    if depth > stoa_doc::MAX_TREE_DEPTH {
+        return Err(format!(
+            "{what} nests elements more than {} deep",
+            stoa_doc::MAX_TREE_DEPTH
+        ));
+    }
     if node.is_text() {
         escape_into(out, node.text().unwrap_or_default(), false);
         return Ok(());
@@ -211,7 +220,7 @@ fn write_node(
     }
     out.push('>');
     for child in node.children() {
-        write_node(child, flavor, inline, what, out)?;
+        write_node(child, flavor, inline, what, out, depth + 1)?;
     }
     out.push_str("</");
     out.push_str(&element);
@@ -252,6 +261,14 @@ mod tests {
             render("a &lt;b&gt; &amp; c", Flavor::Epub, true).unwrap(),
             "a &lt;b&gt; &amp; c"
         );
+    }
+
+    #[test]
+    fn elements_nested_too_deep_are_refused_not_a_stack_overflow() {
+        let deep = |n: usize| format!("<p>{}x{}</p>", "<span>".repeat(n), "</span>".repeat(n));
+        let why = render(&deep(10_000), Flavor::Epub, false).unwrap_err();
+        assert!(why.contains("more than 520 deep"), "{why}");
+        assert!(render(&deep(500), Flavor::Html, false).is_ok());
     }
 
     #[test]

@@ -35,10 +35,10 @@ pub(crate) fn run(args: NewArgs) -> ExitCode {
                 eprintln!("note: {note}");
             }
             let cd = args.dir.display();
-            println!(
+            say(&format!(
                 "created a new book in {cd}\n\n  cd {cd}\n  stoa build        # EPUB, PDF and web edition into dist/\n\n\
                  Write posts in books/posts/<slug>/<lang>.md and list them in books/*/book.toml."
-            );
+            ));
             ExitCode::SUCCESS
         }
         Err((message, hint)) => {
@@ -49,13 +49,21 @@ pub(crate) fn run(args: NewArgs) -> ExitCode {
 }
 
 /// An error and what to do about it.
-type Failure = (String, String);
+pub(crate) type Failure = (String, String);
+
+/// Prints `text` and a newline on stdout; shared with `stoa plugin new`.
+/// A reader gone already (`| head -1`) is no error: the files are written,
+/// and `println!` would panic on the broken pipe.
+pub(crate) fn say(text: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+}
 
 /// Writes the project into `dir`; the notes to print (a language without
 /// sample text). Nothing is written when the arguments are wrong.
 fn create(dir: &Path, langs: &[String]) -> Result<Vec<String>, Failure> {
     let langs = check_languages(langs)?;
-    check_empty(dir)?;
+    check_empty(dir, "name a new folder, or an empty one")?;
     let id = book_id(dir);
     let mut notes = Vec::new();
     for lang in &langs {
@@ -141,24 +149,36 @@ fn is_language_tag(tag: &str) -> bool {
         && parts.all(|p| (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
-/// `dir` must not exist, or be an empty folder: a new project never mixes
-/// with files already there.
-fn check_empty(dir: &Path) -> Result<(), Failure> {
+/// `dir` must not exist, or be an empty folder: what stoa creates (a
+/// project, a plugin) never mixes with files already there. `instead` says
+/// what to name instead; shared with `stoa plugin new`.
+pub(crate) fn check_empty(dir: &Path, instead: &str) -> Result<(), Failure> {
     match std::fs::read_dir(dir) {
         Ok(mut entries) => {
             if entries.next().is_some() {
                 return Err((
-                    format!("{} is not empty", dir.display()),
-                    "name a new folder, or an empty one: stoa new never writes among existing files"
-                        .to_string(),
+                    format!("{} already exists and is not empty", dir.display()),
+                    format!("{instead}: stoa never writes among existing files"),
                 ));
             }
             Ok(())
         }
+        // A link to nothing is "not found" to read_dir, yet creating the
+        // folder fails on it with "File exists".
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && dir.symlink_metadata().is_ok() => {
+            Err((
+                format!(
+                    "{} is a link to {}, which does not exist",
+                    dir.display(),
+                    std::fs::read_link(dir).unwrap_or_default().display()
+                ),
+                format!("{instead}, or remove the link"),
+            ))
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) if dir.exists() && !dir.is_dir() => Err((
             format!("{} is a file, not a folder: {e}", dir.display()),
-            "name a new folder".to_string(),
+            instead.to_string(),
         )),
         Err(e) => Err((
             format!("cannot read {}: {e}", dir.display()),
@@ -192,7 +212,8 @@ fn book_id(dir: &Path) -> String {
     }
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+/// Writes `bytes` to `path`, creating its folder; shared with `stoa plugin new`.
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     let fail = |e: std::io::Error| {
         (
             format!("cannot write {}: {e}", path.display()),
@@ -205,13 +226,14 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     std::fs::write(path, bytes).map_err(fail)
 }
 
-/// A TOML basic string.
-fn quoted(text: &str) -> String {
+/// A TOML basic string; shared with `stoa plugin new`.
+pub(crate) fn quoted(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
             c => out.push(c),
         }
     }
@@ -394,6 +416,18 @@ mod tests {
         let (message, _) = create(tmp.path(), &["en".into()]).unwrap_err();
         assert!(message.contains("is not empty"), "{message}");
         assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_nothing_is_named_as_such() {
+        let tmp = tempfile::tempdir().unwrap();
+        let link = tmp.path().join("book");
+        std::os::unix::fs::symlink(tmp.path().join("gone"), &link).unwrap();
+        let (message, hint) = create(&link, &["en".into()]).unwrap_err();
+        assert!(message.contains("is a link to"), "{message}");
+        assert!(message.contains("gone, which does not exist"), "{message}");
+        assert!(hint.contains("remove the link"), "{hint}");
     }
 
     #[test]

@@ -18,6 +18,10 @@ pub(crate) struct Plan {
     starts: HashMap<usize, (String, String)>,
     /// Chapter index → where it opens, as the theme receives it.
     openings: Vec<Opening>,
+    /// Chapter index → whether it belongs to a part: its title is then a
+    /// level-2 heading and its sections one level deeper, so that the PDF
+    /// bookmarks nest it under its part's entry.
+    in_part: Vec<bool>,
 }
 
 impl Plan {
@@ -27,12 +31,18 @@ impl Plan {
     /// matter): it then opens on the next page. Back matter opens on a
     /// recto.
     pub(crate) fn of(layout: &Layout, chapters: &[Chapter]) -> Self {
-        let mut plan = Plan::default();
+        let mut plan = Plan {
+            in_part: vec![false; chapters.len()],
+            ..Plan::default()
+        };
         for group in layout.groups(chapters) {
             if let (Some(part), Some(&first)) = (group.part, group.chapters.first()) {
                 let title = layout.parts[part].title.clone();
                 plan.starts
                     .insert(first, (title, format!("part:{}", part + 1)));
+                for &index in &group.chapters {
+                    plan.in_part[index] = true;
+                }
             }
         }
         for (index, chapter) in chapters.iter().enumerate() {
@@ -62,6 +72,27 @@ impl Plan {
             str_lit(key),
             str_lit(title)
         ))
+    }
+
+    /// The `, level: 2` argument of chapter `index` when it belongs to a
+    /// part (its title's heading level, under the part's level-1 page);
+    /// empty otherwise, the theme's default.
+    pub(crate) fn level_arg(&self, index: usize) -> &'static str {
+        if self.in_part(index) {
+            ", level: 2"
+        } else {
+            ""
+        }
+    }
+
+    /// How many levels chapter `index`'s headings sit below where they
+    /// would in a book without parts: 1 in a part, else 0.
+    pub(crate) fn offset(&self, index: usize) -> u8 {
+        u8::from(self.in_part(index))
+    }
+
+    fn in_part(&self, index: usize) -> bool {
+        self.in_part.get(index).copied().unwrap_or(false)
     }
 
     /// The `, opening: ".."` argument of chapter `index`; empty for a
@@ -135,8 +166,18 @@ mod tests {
                 ""
             ]
         );
+        // The posts of parts nest one level down; back matter does not.
+        let levels: Vec<&str> = (0..5).map(|i| plan.level_arg(i)).collect();
+        assert_eq!(
+            levels,
+            [", level: 2", ", level: 2", ", level: 2", ", level: 2", ""]
+        );
+        assert_eq!((plan.offset(0), plan.offset(4)), (1, 0));
         // Without a layout, nothing changes in the source.
         let plan = Plan::of(Layout::empty(), &chapters);
-        assert!((0..5).all(|i| plan.part_page(i).is_none() && plan.opening_arg(i).is_empty()));
+        assert!((0..5).all(|i| plan.part_page(i).is_none()
+            && plan.opening_arg(i).is_empty()
+            && plan.level_arg(i).is_empty()
+            && plan.offset(i) == 0));
     }
 }

@@ -422,3 +422,57 @@ fn the_authors_cover_image_reaches_the_theme_as_a_virtual_path() {
         "the disk path stays out of the source"
     );
 }
+
+/// A post of a part has its title at level 2 and its sections one level
+/// down, marked `offset: 1` (the theme sets them by depth), so that the
+/// PDF bookmarks nest it under the part's level-1 page; back matter and
+/// a book without parts keep their levels and the source they had.
+#[test]
+fn a_part_s_posts_nest_one_level_down() {
+    let section = |id: &str| Block::Heading {
+        level: 2,
+        id: id.into(),
+        content: vec![Inline::text("Section")],
+    };
+    let mut about = chapter("about", vec![section("s3")]);
+    about.kind = ChapterKind::About;
+    let book = book_of(vec![
+        chapter("a", vec![section("s1")]),
+        chapter("b", vec![section("s2")]),
+        about,
+    ]);
+    let layout = stoa_render::Layout {
+        parts: vec![stoa_render::Part {
+            title: "Part".into(),
+            slugs: vec!["a".into(), "b".into()],
+        }],
+        openings: Default::default(),
+        short_titles: Default::default(),
+    };
+    let source = generate_with(
+        &book,
+        &NotesPlan::of(&book),
+        &IdIndex::of(&book),
+        Parts::Book,
+        &layout,
+    )
+    .source;
+    let chapters: Vec<&str> = source.split("\n#chapter(").skip(1).collect();
+    assert_eq!(chapters.len(), 3, "{source}");
+    for post in &chapters[..2] {
+        assert!(post.contains(", level: 2, role:"), "{post}");
+        assert!(
+            post.contains("#heading(level: 3, offset: 1, outlined: false, bookmarked: true)"),
+            "{post}"
+        );
+    }
+    assert!(!chapters[2].contains("level: 2, role:"), "{}", chapters[2]);
+    assert!(
+        chapters[2].contains("#heading(level: 2, outlined: false, bookmarked: true)"),
+        "{}",
+        chapters[2]
+    );
+    // Without parts, the source is as it was.
+    let plain = source_of(&book);
+    assert!(!plain.contains("offset:") && !plain.contains(", level: 2"));
+}

@@ -60,6 +60,7 @@ pub fn fake_dist(dir: &Path) -> Vec<SiteEntry> {
                 "Dialogue on <Labels> & Truth".to_string(),
             ],
             contents_label: (*lang == "en").then(|| "Table of contents".to_string()),
+            parts: Vec::new(),
             posts: 0,
             book_posts: 0,
         });
