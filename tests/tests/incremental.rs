@@ -111,6 +111,56 @@ fn bytes_only(s: &BTreeMap<PathBuf, (Vec<u8>, SystemTime)>) -> BTreeMap<PathBuf,
     s.iter().map(|(k, (b, _))| (k.clone(), b)).collect()
 }
 
+type Snapshot = BTreeMap<PathBuf, (Vec<u8>, SystemTime)>;
+
+/// A project built (EPUB and web edition), then `text` saved to the post
+/// file `post` (below books/posts/) as editors save, and built again: the
+/// project and its output folder before and after.
+fn edited(post: &str, text: &str) -> (tempfile::TempDir, Snapshot, Snapshot) {
+    let project = project(false);
+    let root = project.path();
+    build(root, LIGHT);
+    let before = snapshot(&root.join("dist"));
+    save(&root.join("books/posts").join(post), text);
+    build(root, LIGHT);
+    let after = snapshot(&root.join("dist"));
+    (project, before, after)
+}
+
+/// Asserts that `after` holds what a cold build of the project's books
+/// into a fresh folder writes, byte for byte.
+fn assert_as_cold(root: &Path, after: &Snapshot) {
+    build(
+        root,
+        &["--format", "epub", "--format", "html", "--out", "cold"],
+    );
+    assert_same_bytes(after, &snapshot(&root.join("cold")));
+}
+
+/// Asserts that two output folders hold the same files with the same bytes,
+/// naming those that differ and showing the first text file's difference.
+fn assert_same_bytes(a: &Snapshot, b: &Snapshot) {
+    let (a, b) = (bytes_only(a), bytes_only(b));
+    let differ: Vec<&PathBuf> = a
+        .keys()
+        .chain(b.keys())
+        .filter(|k| a.get(*k) != b.get(*k))
+        .collect();
+    if let Some(first) = differ.first() {
+        let text = |m: &BTreeMap<PathBuf, &Vec<u8>>| {
+            m.get(*first)
+                .map(|v| String::from_utf8_lossy(v).into_owned())
+                .unwrap_or_default()
+        };
+        panic!(
+            "files differ: {differ:?}\n--- {}:\n{}\n--- cold:\n{}",
+            first.display(),
+            text(&a),
+            text(&b)
+        );
+    }
+}
+
 /// `stoa build` with `args`, which must succeed; its standard error.
 fn build(root: &Path, args: &[&str]) -> String {
     let mut all = vec!["build"];
@@ -182,18 +232,11 @@ fn walk_names(dir: &Path) -> Vec<String> {
 
 #[test]
 fn an_edit_rebuilds_exactly_what_it_affects_as_a_cold_build_would() {
-    let project = project(false);
-    let root = project.path();
-    let dist = root.join("dist");
-    build(root, LIGHT);
-    let before = snapshot(&dist);
     // One paragraph of a post that only the English edition of alpha has.
-    save(
-        &root.join("books/posts/only-alpha/en.md"),
+    let (project, before, after) = edited(
+        "only-alpha/en.md",
         "+++\ntitle = \"Alpha\"\ndate = 2024-05-01\n+++\n\nOnly in the first book, edited.\n",
     );
-    build(root, LIGHT);
-    let after = snapshot(&dist);
     // The download page and the catalogs list the new sums; of the
     // artifacts, only the English EPUB and web edition of alpha move.
     let site = |n: &str| n == "index.html" || n == ".editions.json" || n.starts_with("opds");
@@ -208,15 +251,32 @@ fn an_edit_rebuilds_exactly_what_it_affects_as_a_cold_build_would() {
             .any(|n| n.starts_with("alpha/en/")),
         "the web edition of alpha in English is made again"
     );
-    // The same bytes as a cold build of the same books into a fresh folder.
-    build(
-        root,
-        &["--format", "epub", "--format", "html", "--out", "cold"],
+    assert_as_cold(project.path(), &after);
+}
+
+#[test]
+fn a_translation_added_relinks_the_other_web_edition_only() {
+    // alpha's Portuguese edition gains the chapter only its English one had:
+    // the English web edition now links to it; its EPUB does not move.
+    let (project, before, after) = edited(
+        "only-alpha/pt-BR.md",
+        "+++\ntitle = \"Alfa\"\ndate = 2024-05-01\n+++\n\nSó no primeiro livro.\n",
     );
-    assert_eq!(
-        bytes_only(&after),
-        bytes_only(&snapshot(&root.join("cold")))
+    let moved = changed(&before, &after);
+    assert!(
+        moved.iter().any(|n| n == "alpha/alpha-pt-BR.epub"),
+        "{moved:?}"
     );
+    assert!(
+        moved.iter().any(|n| n.starts_with("alpha/en/")),
+        "{moved:?}"
+    );
+    assert!(
+        !moved.iter().any(|n| n == "alpha/alpha-en.epub"),
+        "{moved:?}"
+    );
+    assert!(!moved.iter().any(|n| n.starts_with("beta/")), "{moved:?}");
+    assert_as_cold(project.path(), &after);
 }
 
 #[test]
@@ -300,8 +360,5 @@ fn a_style_sheet_edit_leaves_the_pdf_alone() {
     );
     assert!(said.contains("unchanged"), "{said}");
     build(root, &["--book", "beta", "--out", "cold"]);
-    assert_eq!(
-        bytes_only(&after),
-        bytes_only(&snapshot(&root.join("cold")))
-    );
+    assert_same_bytes(&after, &snapshot(&root.join("cold")));
 }

@@ -39,15 +39,32 @@ fn cargo(dir: &Path, args: &[&str]) -> Output {
         .expect("cargo runs")
 }
 
+/// The target triple rustc builds for by default (`host:` of `rustc -vV`).
+fn host_triple() -> String {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(rustc).arg("-vV").output().expect("rustc runs");
+    let text = ok(&out, "rustc -vV");
+    let host = text.lines().find_map(|l| l.strip_prefix("host: "));
+    host.expect("rustc -vV names the host").trim().to_string()
+}
+
 /// The `--config` options that build the stoa crates the plugin depends
 /// on (by path, so outside its workspace they would take its
 /// `[profile.dev.package."*"]`) with the settings this workspace builds
 /// its own members with, so that their artifacts are this build's.
 fn as_workspace_members(demo: &Path) -> Vec<String> {
-    let out = ok(
-        &cargo(demo, &["metadata", "--format-version", "1"]),
-        "cargo metadata",
-    );
+    // Only this machine's platform: offline, a fresh machine has only its
+    // packages (not, say, Android's), and the metadata of all platforms
+    // would need them all.
+    let host = host_triple();
+    let args = [
+        "metadata",
+        "--format-version",
+        "1",
+        "--filter-platform",
+        &host,
+    ];
+    let out = ok(&cargo(demo, &args), "cargo metadata");
     let json = out
         .lines()
         .find(|l| l.starts_with('{'))

@@ -35,7 +35,7 @@ pub const CACHE_DIR: &str = ".cache/stoa";
 const STORE_FILE: &str = "build.json";
 
 /// The store's layout; a store of another layout is dropped.
-const STORE_VERSION: u32 = 1;
+const STORE_VERSION: u32 = 2;
 
 /// A content key: a SHA-256 as lowercase hex.
 pub(crate) type Key = String;
@@ -300,6 +300,9 @@ pub(crate) struct EditionInput {
     extra: Vec<(PathBuf, Key)>,
     /// The warnings loading it gave, told again when it is not loaded.
     pub(crate) warnings: Vec<Diagnostic>,
+    /// Its chapters' slugs, sorted: what the other languages' web editions
+    /// link to, known without loading it.
+    slugs: Vec<String>,
 }
 
 /// The store kept on disk between runs.
@@ -432,6 +435,13 @@ impl Cache {
         (extra == input.extra).then(|| full_edition_key(base, &extra))
     }
 
+    /// The chapters' slugs of an edition whose record is current (see
+    /// [`Cache::edition_key`]).
+    pub(crate) fn edition_slugs(&self, id: &str, base: &str) -> Option<&[String]> {
+        self.edition_key(id, base)?;
+        Some(&self.store.editions.get(id)?.slugs)
+    }
+
     pub(crate) fn edition_warnings(&self, id: &str) -> &[Diagnostic] {
         self.store
             .editions
@@ -446,6 +456,7 @@ impl Cache {
         base: Key,
         extra: Vec<PathBuf>,
         warnings: Vec<Diagnostic>,
+        slugs: Vec<String>,
     ) -> Key {
         let mut extra: Vec<(PathBuf, Key)> = extra
             .into_iter()
@@ -463,6 +474,7 @@ impl Cache {
                 base,
                 extra,
                 warnings,
+                slugs,
             },
         );
         key
@@ -819,11 +831,20 @@ mod tests {
         let img = dir.path().join("a.png");
         std::fs::write(&img, "one").unwrap();
         let mut cache = Cache::default();
-        let key = cache.set_edition("b/en".into(), "base".into(), vec![img.clone()], Vec::new());
+        let key = cache.set_edition(
+            "b/en".into(),
+            "base".into(),
+            vec![img.clone()],
+            Vec::new(),
+            vec!["a".into()],
+        );
         assert_eq!(cache.edition_key("b/en", "base"), Some(key.clone()));
+        assert_eq!(cache.edition_slugs("b/en", "base"), Some(&["a".into()][..]));
         assert_eq!(cache.edition_key("b/en", "other"), None);
+        assert_eq!(cache.edition_slugs("b/en", "other"), None);
         std::fs::write(&img, "two").unwrap();
         assert_eq!(cache.edition_key("b/en", "base"), None);
+        assert_eq!(cache.edition_slugs("b/en", "base"), None);
     }
 
     #[test]

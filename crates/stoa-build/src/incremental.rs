@@ -5,7 +5,7 @@
 
 use crate::cache::{Cache, Hasher, Key, Made, edition_base_key, theme_key};
 use crate::plan::{BuildOptions, CoverPlan, EditionJob, Event, Format, Report, Sink, renderer};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use stoa_book::BookConfig;
@@ -30,18 +30,49 @@ pub(crate) struct Plan {
     base: HashMap<String, Key>,
     /// Each selected book's languages in this build.
     languages: HashMap<String, Vec<String>>,
-    /// Books whose artifacts are all fresh: not loaded, told from the cache.
-    fresh_books: Vec<String>,
-    /// The keys of those books' artifacts, by artifact id.
+    /// Every selected edition (book, language), in the build's order.
+    order: Vec<(String, String)>,
+    /// Editions whose artifacts are all fresh: not loaded, told from the
+    /// cache (by edition id).
+    fresh: BTreeSet<String>,
+    /// Editions fresh but for the web edition's links to the other
+    /// languages, which wait for those editions' chapters (book, language).
+    pending: Vec<(String, String)>,
+    /// The keys of the fresh editions' artifacts, by artifact id.
     fresh_keys: BTreeMap<String, Key>,
     /// Theme keys, computed once per theme and kind.
     themes: Mutex<HashMap<(Theme, bool), Key>>,
 }
 
+/// The chapters' slugs of another edition of the book, as an artifact's key
+/// needs them: `None` while unknown (not loaded yet), `Some(None)` when the
+/// edition is not made by this build (it failed), else its slugs.
+type Slugs<'a> = dyn Fn(&str) -> Option<Option<Vec<String>>> + 'a;
+
+/// What the cache says of one edition before it is loaded.
+enum State {
+    /// Every artifact fresh: these are their keys.
+    Fresh(BTreeMap<String, Key>),
+    /// Fresh but for the artifacts that link to editions not known yet.
+    Pending,
+    /// To be loaded.
+    Stale,
+}
+
+/// The languages of `config` this build makes, in book.toml's order.
+pub(crate) fn selected_languages(options: &BuildOptions, config: &BookConfig) -> Vec<String> {
+    config
+        .languages
+        .iter()
+        .filter(|l| options.languages.is_empty() || options.languages.contains(&l.tag))
+        .map(|l| l.tag.clone())
+        .collect()
+}
+
 impl Plan {
-    /// Hashes every selected edition's files and finds the books with
-    /// nothing to do. With `load_all`, no book is skipped (the download page
-    /// needs every edition's entry).
+    /// Hashes every selected edition's files and finds the editions with
+    /// nothing to do. With `load_all`, no edition is skipped (the download
+    /// page needs every edition's entry).
     pub(crate) fn new(
         options: &BuildOptions,
         configs: &[&BookConfig],
@@ -52,21 +83,21 @@ impl Plan {
         let mut plan = Plan {
             base: HashMap::new(),
             languages: HashMap::new(),
-            fresh_books: Vec::new(),
+            order: Vec::new(),
+            fresh: BTreeSet::new(),
+            pending: Vec::new(),
             fresh_keys: BTreeMap::new(),
             themes: Mutex::default(),
         };
-        let selected = |config: &BookConfig| -> Vec<String> {
-            config
-                .languages
-                .iter()
-                .filter(|l| options.languages.is_empty() || options.languages.contains(&l.tag))
-                .map(|l| l.tag.clone())
-                .collect()
-        };
-        let pairs: Vec<(&BookConfig, String)> = configs
+        for config in configs {
+            let langs = selected_languages(options, config);
+            let pairs = langs.iter().map(|l| (config.id.clone(), l.clone()));
+            plan.order.extend(pairs);
+            plan.languages.insert(config.id.clone(), langs);
+        }
+        let pairs: Vec<(&BookConfig, &String)> = configs
             .iter()
-            .flat_map(|c| selected(c).into_iter().map(move |l| (*c, l)))
+            .flat_map(|c| plan.languages[&c.id].iter().map(move |l| (*c, l)))
             .collect();
         let keys: Vec<(String, Key)> = pairs
             .par_iter()
@@ -78,42 +109,95 @@ impl Plan {
             })
             .collect();
         plan.base.extend(keys);
-        for config in configs {
-            plan.languages.insert(config.id.clone(), selected(config));
-        }
         if load_all {
             return plan;
         }
+        let mut found = Vec::new();
         for config in configs {
-            let mut keys = BTreeMap::new();
-            let fresh = plan.languages[&config.id].iter().all(|lang| {
-                let id = edition_id(&config.id, lang);
-                let Some(full) = cache.edition_key(&id, &plan.base[&id]) else {
-                    return false;
-                };
-                options.formats.iter().all(|&format| {
-                    let key = plan.artifact_key(options, config, lang, &full, format);
-                    let id = artifact_id(&config.id, lang, format);
-                    key.is_some_and(|key| {
-                        let fresh = cache
-                            .artifact(&id)
-                            .is_some_and(|m| m.fresh(&options.out_dir, &key));
-                        keys.insert(id, key);
-                        fresh
-                    })
-                })
-            });
-            if fresh {
-                plan.fresh_books.push(config.id.clone());
-                plan.fresh_keys.extend(keys);
+            // Before loading, only the editions the cache knows tell their
+            // chapters.
+            let known = |other: &str| {
+                let id = edition_id(&config.id, other);
+                let slugs = cache.edition_slugs(&id, plan.base.get(&id)?)?;
+                Some(Some(slugs.to_vec()))
+            };
+            for lang in plan.languages(&config.id) {
+                let state = plan.state(options, config, lang, cache, &known);
+                found.push((config.id.clone(), lang.clone(), state));
+            }
+        }
+        for (book, lang, state) in found {
+            match state {
+                State::Fresh(keys) => {
+                    plan.fresh.insert(edition_id(&book, &lang));
+                    plan.fresh_keys.extend(keys);
+                }
+                State::Pending => plan.pending.push((book, lang)),
+                State::Stale => {}
             }
         }
         plan
     }
 
-    /// The books told from the cache.
-    pub(crate) fn fresh_books(&self) -> &[String] {
-        &self.fresh_books
+    /// What the cache says of the edition of `config` in `lang`, the other
+    /// editions' chapters as `slugs` tells them.
+    fn state(
+        &self,
+        options: &BuildOptions,
+        config: &BookConfig,
+        lang: &str,
+        cache: &Cache,
+        slugs: &Slugs,
+    ) -> State {
+        let id = edition_id(&config.id, lang);
+        let Some(full) = self.base.get(&id).and_then(|b| cache.edition_key(&id, b)) else {
+            return State::Stale;
+        };
+        let links = self.links_key(&config.id, lang, slugs);
+        let mut keys = BTreeMap::new();
+        let mut pending = false;
+        for &format in &options.formats {
+            if renderer(format).links_languages() && links.is_none() {
+                pending = true;
+                continue;
+            }
+            let key = self.artifact_key(options, config, &full, format, links.as_deref());
+            let id = artifact_id(&config.id, lang, format);
+            let Some(key) = key.filter(|k| {
+                cache
+                    .artifact(&id)
+                    .is_some_and(|m| m.fresh(&options.out_dir, k))
+            }) else {
+                return State::Stale;
+            };
+            keys.insert(id, key);
+        }
+        if pending {
+            State::Pending
+        } else {
+            State::Fresh(keys)
+        }
+    }
+
+    /// The editions told from the cache (book, language), in order.
+    fn fresh_editions(&self) -> impl Iterator<Item = &(String, String)> {
+        self.order.iter().filter(|(b, l)| self.is_fresh(b, l))
+    }
+
+    /// Whether the edition `<book>/<lang>` is told from the cache.
+    pub(crate) fn is_fresh(&self, book: &str, lang: &str) -> bool {
+        self.fresh.contains(&edition_id(book, lang))
+    }
+
+    /// The languages of `book` to load first: those neither told from the
+    /// cache nor waiting for the others' chapters.
+    pub(crate) fn to_load(&self, book: &str) -> Vec<String> {
+        let waits = |l: &String| self.pending.iter().any(|(b, p)| b == book && p == l);
+        self.languages(book)
+            .iter()
+            .filter(|l| !self.is_fresh(book, l) && !waits(l))
+            .cloned()
+            .collect()
     }
 
     /// The languages of book `id` in this build.
@@ -134,16 +218,39 @@ impl Plan {
             .clone()
     }
 
-    /// The key of the artifact of `format` for the edition of `config` in
-    /// `lang` whose full key is `edition`; `None` when the theme is missing
-    /// (the build then says so).
+    /// The key of what the web edition of `book` in `lang` links to: the
+    /// other editions of this build and their chapters; `None` while one of
+    /// them is not known.
+    fn links_key(&self, book: &str, lang: &str, slugs: &Slugs) -> Option<Key> {
+        let mut h = Hasher::new("links");
+        for other in self.languages(book).iter().filter(|l| *l != lang) {
+            h.str(other);
+            match slugs(other)? {
+                Some(slugs) => {
+                    h.str(&slugs.len().to_string());
+                    for slug in &slugs {
+                        h.str(slug);
+                    }
+                }
+                None => {
+                    h.str("absent");
+                }
+            }
+        }
+        Some(h.finish())
+    }
+
+    /// The key of the artifact of `format` for an edition of `config`
+    /// whose full key is `edition` (its language is in it), `links` the key of what it links
+    /// to in the other languages when its renderer does; `None` when the
+    /// theme is missing (the build then says so).
     pub(crate) fn artifact_key(
         &self,
         options: &BuildOptions,
         config: &BookConfig,
-        lang: &str,
         edition: &str,
         format: Format,
+        links: Option<&str>,
     ) -> Option<Key> {
         let theme = Theme::resolve(&options.themes_dir, &config.theme)?;
         let mut h = Hasher::new("artifact");
@@ -153,22 +260,18 @@ impl Plan {
             return Some(h.finish());
         }
         // The other formats read every theme file (the cover is drawn
-        // from the Typst side), the page map of the paged formats of this
-        // build, and (the web edition's links to the other languages) which
-        // other editions of the book this build makes.
+        // from the Typst side) and the page map of the paged formats of
+        // this build.
         h.str(&self.theme(&theme, false));
         for &paged in options
             .formats
             .iter()
             .filter(|&&f| renderer(f).maps_pages())
         {
-            h.str(&self.artifact_key(options, config, lang, edition, paged)?);
+            h.str(&self.artifact_key(options, config, edition, paged, None)?);
         }
-        for other in self.languages(&config.id) {
-            if other != lang {
-                let base = self.base(&config.id, other).map_or("", String::as_str);
-                h.str(other).str(base);
-            }
+        if renderer(format).links_languages() {
+            h.str(links.unwrap_or_default());
         }
         Some(h.finish())
     }
@@ -288,23 +391,22 @@ impl<'c> Incremental<'c> {
 
     /// Tells again the warnings of the editions not loaded.
     pub(crate) fn replay_warnings(&self, sink: Sink, report: &mut Report) {
-        for book in self.plan.fresh_books() {
-            for lang in self.plan.languages(book) {
-                for warning in self.cache.edition_warnings(&edition_id(book, lang)) {
-                    sink(Event::Warning(warning));
-                    report.warnings.push(warning.clone());
-                }
+        for (book, lang) in self.plan.fresh_editions() {
+            for warning in self.cache.edition_warnings(&edition_id(book, lang)) {
+                sink(Event::Warning(warning));
+                report.warnings.push(warning.clone());
             }
         }
     }
 
-    /// Remembers what each loaded edition read, and computes its artifacts'
-    /// keys.
+    /// Remembers what each loaded edition read and its chapters, and
+    /// computes its artifacts' keys.
     pub(crate) fn record_editions(
         &mut self,
         options: &BuildOptions,
         editions: &[(&BookConfig, Edition)],
     ) {
+        let mut recorded = Vec::new();
         for (config, edition) in editions {
             let lang = &edition.book.lang;
             let id = edition_id(&config.id, lang);
@@ -318,16 +420,65 @@ impl<'c> Incremental<'c> {
                 .iter()
                 .map(|a| PathBuf::from(&a.path))
                 .collect();
+            let slugs = crate::translations::slugs(&edition.book);
+            let warnings = edition.warnings.clone();
             let full = self
                 .cache
-                .set_edition(id.clone(), base, images, edition.warnings.clone());
+                .set_edition(id.clone(), base, images, warnings, slugs);
+            self.full.insert(id, full.clone());
+            recorded.push((*config, lang, full));
+        }
+        for (config, lang, full) in recorded {
+            let links = self
+                .plan
+                .links_key(&config.id, lang, &|other| self.made(&config.id, other));
             for &format in &options.formats {
-                if let Some(key) = self.plan.artifact_key(options, config, lang, &full, format) {
+                let key = self
+                    .plan
+                    .artifact_key(options, config, &full, format, links.as_deref());
+                if let Some(key) = key {
                     self.keys.insert(artifact_id(&config.id, lang, format), key);
                 }
             }
-            self.full.insert(id, full);
         }
+    }
+
+    /// The chapters of the edition `<book>/<other>` once this build loaded
+    /// what it had to: those the cache knows (loaded now, or unchanged), none
+    /// for an edition that failed.
+    fn made(&self, book: &str, other: &str) -> Option<Option<Vec<String>>> {
+        let id = edition_id(book, other);
+        let slugs = self
+            .plan
+            .base
+            .get(&id)
+            .and_then(|b| self.cache.edition_slugs(&id, b));
+        Some(slugs.map(<[String]>::to_vec))
+    }
+
+    /// Decides the editions that waited for the others' chapters, once the
+    /// stale ones are loaded and recorded: each is fresh, or returned (book,
+    /// language) to be loaded as well.
+    pub(crate) fn settle_pending(
+        &mut self,
+        options: &BuildOptions,
+        configs: &[&BookConfig],
+    ) -> Vec<(String, String)> {
+        let mut load = Vec::new();
+        for (book, lang) in std::mem::take(&mut self.plan.pending) {
+            let Some(config) = configs.iter().find(|c| c.id == book) else {
+                continue;
+            };
+            let made = |other: &str| self.made(&book, other);
+            match self.plan.state(options, config, &lang, self.cache, &made) {
+                State::Fresh(keys) => {
+                    self.plan.fresh.insert(edition_id(&book, &lang));
+                    self.keys.extend(keys);
+                }
+                State::Pending | State::Stale => load.push((book, lang)),
+            }
+        }
+        load
     }
 
     /// The key of the download page (see [`site_key`]).
@@ -387,31 +538,51 @@ impl<'c> Incremental<'c> {
 
     /// How many artifacts [`Incremental::replay_artifacts`] tells.
     pub(crate) fn replayed_count(&self, options: &BuildOptions) -> usize {
-        self.plan
-            .fresh_books()
-            .iter()
-            .map(|b| self.plan.languages(b).len() * options.formats.len())
-            .sum()
+        self.plan.fresh_editions().count() * options.formats.len()
     }
 
-    /// Tells the artifacts of the books not loaded, as built and not written.
+    /// Tells the artifacts of the editions not loaded, as built and not
+    /// written.
     pub(crate) fn replay_artifacts(&self, options: &BuildOptions, sink: Sink, report: &mut Report) {
-        for book in self.plan.fresh_books() {
-            for lang in self.plan.languages(book) {
-                for &format in &options.formats {
-                    let Some(made) = self.cache.artifact(&artifact_id(book, lang, format)) else {
-                        continue;
-                    };
-                    for warning in &made.warnings {
-                        sink(Event::Warning(warning));
-                        report.warnings.push(warning.clone());
-                    }
-                    let artifact = made.artifact(book, lang, format);
-                    sink(Event::Built(&artifact));
-                    report.artifacts.push(artifact);
+        for (book, lang) in self.plan.fresh_editions() {
+            for &format in &options.formats {
+                let Some(made) = self.cache.artifact(&artifact_id(book, lang, format)) else {
+                    continue;
+                };
+                for warning in &made.warnings {
+                    sink(Event::Warning(warning));
+                    report.warnings.push(warning.clone());
                 }
+                let artifact = made.artifact(book, lang, format);
+                sink(Event::Built(&artifact));
+                report.artifacts.push(artifact);
             }
         }
+    }
+
+    /// The web edition's links of a loaded edition of `config` to the
+    /// editions of the book not loaded, added to `alternates` (those of the
+    /// loaded ones), in book.toml's order of languages as a cold build has
+    /// them.
+    pub(crate) fn add_unloaded_alternates(
+        &self,
+        config: &BookConfig,
+        lang: &str,
+        alternates: &mut Vec<stoa_render::Alternate>,
+    ) {
+        for other in self.plan.languages(&config.id) {
+            if other == lang || !self.plan.is_fresh(&config.id, other) {
+                continue;
+            }
+            if let Some(Some(slugs)) = self.made(&config.id, other) {
+                alternates.push(stoa_render::Alternate {
+                    lang: other.clone(),
+                    slugs,
+                });
+            }
+        }
+        let position = |tag: &str| config.languages.iter().position(|l| l.tag == tag);
+        alternates.sort_by_key(|a| position(&a.lang));
     }
 
     /// Keeps the covers drawn (or reused) by this build for the next one.
@@ -524,21 +695,45 @@ mod tests {
         }
     }
 
-    /// Every artifact's key, by `<lang>/<format>`.
-    fn keys(options: &BuildOptions) -> BTreeMap<String, Key> {
+    /// Every artifact's key, by `<lang>/<format>`, each edition having the
+    /// chapters `slugs` gives for its language.
+    fn keys_with(
+        options: &BuildOptions,
+        slugs: &dyn Fn(&str) -> Vec<String>,
+    ) -> BTreeMap<String, Key> {
         let config = stoa_book::load_config(&options.books_dir.join("b")).unwrap();
         let mut cache = Cache::default();
         let plan = Plan::new(options, &[&config], &cache, true);
-        let mut out = BTreeMap::new();
+        let mut full = BTreeMap::new();
         for lang in ["en", "pt-BR"] {
             let base = plan.base("b", lang).unwrap().clone();
-            let full = cache.set_edition(edition_id("b", lang), base, Vec::new(), Vec::new());
+            let id = edition_id("b", lang);
+            let key = cache.set_edition(id, base, Vec::new(), Vec::new(), slugs(lang));
+            full.insert(lang, key);
+        }
+        let mut out = BTreeMap::new();
+        for lang in ["en", "pt-BR"] {
+            let known = |other: &str| {
+                let id = edition_id("b", other);
+                Some(
+                    cache
+                        .edition_slugs(&id, plan.base("b", other)?)
+                        .map(<[String]>::to_vec),
+                )
+            };
+            let links = plan.links_key("b", lang, &known);
             for format in Format::ALL {
-                let key = plan.artifact_key(options, &config, lang, &full, format);
+                let key =
+                    plan.artifact_key(options, &config, &full[lang], format, links.as_deref());
                 out.insert(format!("{lang}/{}", format.name()), key.unwrap());
             }
         }
         out
+    }
+
+    /// [`keys_with`] the one post in both languages.
+    fn keys(options: &BuildOptions) -> BTreeMap<String, Key> {
+        keys_with(options, &|_| vec!["p".to_string()])
     }
 
     /// The artifacts whose key differs.
@@ -569,26 +764,31 @@ mod tests {
     }
 
     #[test]
-    fn a_translation_moves_its_edition_and_the_web_links_to_it() {
+    fn a_translation_moves_its_edition_only() {
         let dir = project();
         let options = options(dir.path());
         let before = keys(&options);
         let md = "+++\ntitle = \"T\"\n+++\n\nUm, editado.\n";
         std::fs::write(dir.path().join("books/posts/p/pt-BR.md"), md).unwrap();
-        // The English web edition links to the Portuguese one's chapters;
-        // the driver does not know which other format reads those links, so
-        // the English EPUB is made again too (its bytes the same, it is not
-        // written). The English PDF does not move.
         assert_eq!(
             moved(&before, &keys(&options)),
-            [
-                "en/epub",
-                "en/html",
-                "pt-BR/epub",
-                "pt-BR/html",
-                "pt-BR/pdf"
-            ]
+            ["pt-BR/epub", "pt-BR/html", "pt-BR/pdf"]
         );
+    }
+
+    #[test]
+    fn a_chapter_added_in_one_language_moves_the_other_web_edition() {
+        let dir = project();
+        let options = options(dir.path());
+        let before = keys(&options);
+        // The Portuguese edition gains a chapter: the English web edition
+        // links to it; nothing else moves (its own files are the same in
+        // this test).
+        let after = keys_with(&options, &|lang| match lang {
+            "pt-BR" => vec!["p".to_string(), "q".to_string()],
+            _ => vec!["p".to_string()],
+        });
+        assert_eq!(moved(&before, &after), ["en/html"]);
     }
 
     #[test]

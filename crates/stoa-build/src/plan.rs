@@ -259,66 +259,46 @@ fn build_or_check_with(
         let plan = crate::incremental::Plan::new(options, &chosen, cache, load_all);
         crate::incremental::Incremental::new(cache, plan)
     });
-    let fresh_books: Vec<String> = incr
-        .as_ref()
-        .map_or_else(Vec::new, |i| i.plan.fresh_books().to_vec());
     drop(t);
     let t = crate::timings::phase(|| "load editions (parse, plugins, diagrams)".into());
-    let mut editions = Vec::new();
-    let loaded: Vec<_> = configs
-        .par_iter()
-        .map(|config| match config {
-            Ok(config) if fresh_books.contains(&config.id) => {
-                (Some(config), Vec::new(), Vec::new())
-            }
-            Ok(config) => {
-                let langs = (!options.languages.is_empty()).then_some(options.languages.as_slice());
-                let _t = crate::timings::phase(|| format!("  load {}", config.id));
-                // Loaded with the book's plugins run (crate::plugins).
-                let editions = crate::plugins::load_editions(options, config, langs);
-                (Some(config), editions, Vec::new())
-            }
-            Err(errors) => (None, Vec::new(), errors.clone()),
-        })
-        .collect();
-    let loaded: Vec<_> = loaded
-        .into_par_iter()
-        .map(|(config, results, errors)| {
-            let results: Vec<_> = results
-                .into_par_iter()
-                .map(|(lang, result)| {
-                    let result = result
-                        .map(draw_diagrams)
-                        .map(|e| place_note_calls(config.expect("a loaded config"), e));
-                    (lang, result)
-                })
-                .collect();
-            (config, results, errors)
-        })
-        .collect();
-    drop(t);
-    // A mistake in book.toml met by every edition is told once, at its line.
-    let mut reported = crate::diagnostics::Reported::default();
-    for (config, results, errors) in loaded {
+    // Only the editions the cache does not show unchanged are loaded.
+    let to_load = |config: &BookConfig| match incr.as_ref() {
+        Some(incr) => incr.plan.to_load(&config.id),
+        None => crate::incremental::selected_languages(options, config),
+    };
+    let wanted: Vec<(&BookConfig, Vec<String>)> = chosen.iter().map(|c| (*c, to_load(c))).collect();
+    for errors in configs.iter().filter_map(|c| c.as_ref().err()) {
         let file = errors
             .first()
             .and_then(|e| e.file.clone())
             .unwrap_or_default();
-        report.fail(sink, &file, errors);
-        for (lang, result) in results {
-            match result {
-                Ok(edition) => {
-                    editions.push((config.expect("editions come from a config"), edition))
-                }
-                Err(errors) => {
-                    let id = config.map_or(String::new(), |c| c.id.clone());
-                    let names = || crate::diagnostics::plugin_names(options, config);
-                    let errors = reported.settle(config, errors, &names);
-                    report.fail(sink, &format!("{id} ({lang})"), errors);
-                }
-            }
-        }
+        report.fail(sink, &file, errors.clone());
     }
+    let mut loading = Loading::default();
+    loading.load(options, wanted, sink, &mut report);
+    if let Some(incr) = incr.as_mut() {
+        incr.record_editions(options, &loading.editions);
+        // Editions that link to the ones just loaded are loaded too when
+        // those editions' chapters changed.
+        let more = incr.settle_pending(options, &chosen);
+        let wanted: Vec<(&BookConfig, Vec<String>)> = chosen
+            .iter()
+            .map(|c| {
+                let langs = more.iter().filter(|(b, _)| *b == c.id);
+                (*c, langs.map(|(_, l)| l.clone()).collect())
+            })
+            .collect();
+        let first = loading.load(options, wanted, sink, &mut report);
+        incr.record_editions(options, &loading.editions[first..]);
+    }
+    let mut editions = loading.editions;
+    // In the order of a cold build: books as selected, languages as listed.
+    let position = |config: &BookConfig, lang: &str| {
+        let book = chosen.iter().position(|c| c.id == config.id);
+        (book, config.languages.iter().position(|l| l.tag == lang))
+    };
+    editions.sort_by_key(|(config, edition)| position(config, &edition.book.lang));
+    drop(t);
     for (_, edition) in &editions {
         for warning in &edition.warnings {
             sink(Event::Warning(warning));
@@ -333,7 +313,6 @@ fn build_or_check_with(
     let mut site_fresh = false;
     if let Some(incr) = incr.as_mut() {
         incr.replay_warnings(sink, &mut report);
-        incr.record_editions(options, &editions);
         site_key = incr.site_key(options, &configs, !report.ok());
         site_fresh = site_key.as_ref().is_some_and(|k| {
             incr.cache
@@ -368,6 +347,60 @@ fn build_or_check_with(
         );
     }
     report
+}
+
+/// The editions a build loaded, and the mistakes it told.
+#[derive(Default)]
+struct Loading<'a> {
+    editions: Vec<(&'a BookConfig, Edition)>,
+    /// A mistake in book.toml met by every edition is told once, at its line.
+    reported: crate::diagnostics::Reported,
+}
+
+impl<'a> Loading<'a> {
+    /// Loads the editions of each book in the languages given with it, with
+    /// the book's plugins run, diagrams drawn and note calls placed; reports
+    /// those that fail. Returns the index of the first edition it added.
+    fn load(
+        &mut self,
+        options: &BuildOptions,
+        wanted: Vec<(&'a BookConfig, Vec<String>)>,
+        sink: Sink,
+        report: &mut Report,
+    ) -> usize {
+        let first = self.editions.len();
+        let loaded: Vec<_> = wanted
+            .into_par_iter()
+            .filter(|(_, langs)| !langs.is_empty())
+            .map(|(config, langs)| {
+                let _t = crate::timings::phase(|| format!("  load {}", config.id));
+                let results = crate::plugins::load_editions(options, config, Some(&langs));
+                let results: Vec<_> = results
+                    .into_par_iter()
+                    .map(|(lang, result)| {
+                        let result = result
+                            .map(draw_diagrams)
+                            .map(|e| place_note_calls(config, e));
+                        (lang, result)
+                    })
+                    .collect();
+                (config, results)
+            })
+            .collect();
+        for (config, results) in loaded {
+            for (lang, result) in results {
+                match result {
+                    Ok(edition) => self.editions.push((config, edition)),
+                    Err(errors) => {
+                        let names = || crate::diagnostics::plugin_names(options, Some(config));
+                        let errors = self.reported.settle(Some(config), errors, &names);
+                        report.fail(sink, &format!("{} ({lang})", config.id), errors);
+                    }
+                }
+            }
+        }
+        first
+    }
 }
 
 /// Writes each edition's cover thumbnail, then the download page and the
@@ -847,7 +880,10 @@ fn render_all(
         .iter()
         .map(|(p, _)| (p.config.id.as_str(), &p.edition.book));
     let alternates = crate::translations::alternates(books);
-    for ((p, _), alternates) in ready.iter_mut().zip(alternates) {
+    for ((p, _), mut alternates) in ready.iter_mut().zip(alternates) {
+        if let Some(incr) = incr.as_deref() {
+            incr.add_unloaded_alternates(p.config, &p.edition.book.lang, &mut alternates);
+        }
         p.alternates = alternates;
     }
     let replayed = incr.as_ref().map_or(0, |i| i.replayed_count(options));

@@ -48,6 +48,14 @@ pub(crate) fn report_stale(
     false
 }
 
+/// The slugs of a book's chapters, sorted: what the web editions of the
+/// other languages link to.
+pub(crate) fn slugs(book: &stoa_doc::Book) -> Vec<String> {
+    let mut slugs: Vec<String> = book.chapters.iter().map(|c| c.slug.clone()).collect();
+    slugs.sort();
+    slugs
+}
+
 /// For each edition of `editions` (book id, tree), the other editions of
 /// the same book among them with their chapters: what the web edition
 /// links each chapter to. Only editions of this build are named, so that
@@ -56,11 +64,7 @@ pub(crate) fn alternates<'a>(
     editions: impl Iterator<Item = (&'a str, &'a stoa_doc::Book)>,
 ) -> Vec<Vec<stoa_render::Alternate>> {
     let all: Vec<(&str, &str, Vec<String>)> = editions
-        .map(|(id, book)| {
-            let mut slugs: Vec<String> = book.chapters.iter().map(|c| c.slug.clone()).collect();
-            slugs.sort();
-            (id, book.lang.as_str(), slugs)
-        })
+        .map(|(id, book)| (id, book.lang.as_str(), slugs(book)))
         .collect();
     all.iter()
         .map(|(id, lang, _)| {

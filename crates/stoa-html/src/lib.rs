@@ -23,6 +23,11 @@ impl Renderer for HtmlRenderer {
         Format::Html
     }
 
+    /// Each chapter links to the same chapter in the other languages.
+    fn links_languages(&self) -> bool {
+        true
+    }
+
     /// Raw output for this format: see [`Renderer::check_raw`].
     fn check_raw(&self, payload: &str, inline: bool) -> Result<(), String> {
         stoa_xhtml::raw::render(payload, stoa_xhtml::Flavor::Html, inline).map(drop)

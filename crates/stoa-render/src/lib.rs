@@ -306,6 +306,14 @@ pub trait Renderer: Sync {
         false
     }
 
+    /// Whether this renderer reads [`RenderContext::alternates`]: the
+    /// driver then makes it again when the chapters of the book's other
+    /// editions change, and only then (an edit in one language leaves the
+    /// others' files alone).
+    fn links_languages(&self) -> bool {
+        false
+    }
+
     /// Renders one edition.
     fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>>;
 
