@@ -927,77 +927,91 @@ fn render_all(
         })
         .collect();
     // Per edition, the formats that map pages (the PDF) come first: the
-    // others mark the print pages with their map. Editions run in parallel.
-    let results: Vec<_> = ready
-        .par_iter()
-        .zip(early)
-        .flat_map_iter(|((prepared, work), early)| {
-            let key = (
-                prepared.config.id.clone(),
-                prepared.edition.book.lang.clone(),
-            );
-            let first = first.clone();
-            // A fresh PDF is rendered again (and, its bytes the same, not
-            // written) only when a stale format needs its page map and no
-            // earlier build of this session kept it.
-            let rest_stale = rest.iter().any(|&f| work.fresh(f).is_none());
-            let mut pages = None;
-            let mut results = Vec::new();
-            for format in first {
-                let result = match work.fresh(format) {
-                    Some(made) if !rest_stale || work.page_map.is_some() => {
-                        pages = work.page_map.clone();
-                        cached(prepared, format, made, sink)
-                    }
-                    _ => run_reported(
-                        options,
-                        &Job {
-                            prepared,
-                            format,
-                            rewrite,
-                        },
-                        None,
-                        sink,
-                    ),
-                };
-                if let Ok(done) = &result
-                    && let Some(map) = &done.pages
-                {
-                    pages = Some(map.clone());
-                }
-                results.push((format, result));
-            }
-            let later: Vec<_> = early
-                .into_par_iter()
-                .map(|(format, early)| {
-                    let result = match (work.fresh(format), early) {
-                        (Some(made), _) => cached(prepared, format, made, sink),
-                        // Made with the map the PDF made again: final.
-                        (None, Some(result)) if pages.is_some() && pages == work.previous_map => {
-                            result
+    // others mark the print pages with their map. Editions run in parallel,
+    // in rounds of two per thread: Typst works in parallel inside a
+    // compilation, and a thread waiting there starts another edition (rayon
+    // steals work), so that without rounds a build of hundreds of editions
+    // held many half-made books at once (15 MiB each); two per thread keep
+    // the threads busy while one edition waits.
+    let per_round = 2 * rayon::current_num_threads().max(1);
+    let mut early = early.into_iter();
+    let mut results: Vec<EditionJob> = Vec::new();
+    for round in ready.chunks(per_round) {
+        let early: Vec<_> = early.by_ref().take(round.len()).collect();
+        let made: Vec<EditionJob> = round
+            .par_iter()
+            .zip(early)
+            .flat_map_iter(|((prepared, work), early)| {
+                let key = (
+                    prepared.config.id.clone(),
+                    prepared.edition.book.lang.clone(),
+                );
+                let first = first.clone();
+                // A fresh PDF is rendered again (and, its bytes the same, not
+                // written) only when a stale format needs its page map and no
+                // earlier build of this session kept it.
+                let rest_stale = rest.iter().any(|&f| work.fresh(f).is_none());
+                let mut pages = None;
+                let mut results = Vec::new();
+                for format in first {
+                    let result = match work.fresh(format) {
+                        Some(made) if !rest_stale || work.page_map.is_some() => {
+                            pages = work.page_map.clone();
+                            cached(prepared, format, made, sink)
                         }
-                        (None, early) => {
-                            let job = Job {
+                        _ => run_reported(
+                            options,
+                            &Job {
                                 prepared,
                                 format,
                                 rewrite,
-                            };
-                            let mut result = run_reported(options, &job, pages.as_ref(), sink);
-                            // Written by this build either way.
-                            if let (Some(Ok(early)), Ok(done)) = (&early, &mut result) {
-                                done.artifact.written |= early.artifact.written;
-                                done.artifact.seconds += early.artifact.seconds;
-                            }
-                            result
-                        }
+                            },
+                            None,
+                            sink,
+                        ),
                     };
-                    (format, result)
-                })
-                .collect();
-            results.extend(later);
-            results.into_iter().map(move |r| (key.clone(), r))
-        })
-        .collect();
+                    if let Ok(done) = &result
+                        && let Some(map) = &done.pages
+                    {
+                        pages = Some(map.clone());
+                    }
+                    results.push((format, result));
+                }
+                let later: Vec<_> = early
+                    .into_par_iter()
+                    .map(|(format, early)| {
+                        let result = match (work.fresh(format), early) {
+                            (Some(made), _) => cached(prepared, format, made, sink),
+                            // Made with the map the PDF made again: final.
+                            (None, Some(result))
+                                if pages.is_some() && pages == work.previous_map =>
+                            {
+                                result
+                            }
+                            (None, early) => {
+                                let job = Job {
+                                    prepared,
+                                    format,
+                                    rewrite,
+                                };
+                                let mut result = run_reported(options, &job, pages.as_ref(), sink);
+                                // Written by this build either way.
+                                if let (Some(Ok(early)), Ok(done)) = (&early, &mut result) {
+                                    done.artifact.written |= early.artifact.written;
+                                    done.artifact.seconds += early.artifact.seconds;
+                                }
+                                result
+                            }
+                        };
+                        (format, result)
+                    })
+                    .collect();
+                results.extend(later);
+                results.into_iter().map(move |r| (key.clone(), r))
+            })
+            .collect();
+        results.extend(made);
+    }
     if let Some(incr) = incr {
         let covers = ready
             .iter()

@@ -3,10 +3,11 @@
 //!
 //! The session holds the build cache (see `crate::cache`) in memory: each
 //! artifact's key, the page maps of the PDFs and the covers drawn. A build
-//! hashes the inputs (fast: no parsing), loads only the books with a stale
-//! artifact and renders only those artifacts; Typst's fonts and library are
-//! loaded once per process (stoa-pdf), and its memoization is trimmed after
-//! each build so that memory stays flat over many builds.
+//! hashes the inputs (fast: no parsing), loads only the editions with a
+//! stale artifact and renders only those artifacts; Typst's fonts and
+//! library are loaded once per process (stoa-pdf), and its memoization is
+//! trimmed after each compilation (stoa-pdf) and each build, so that memory
+//! stays flat over many builds.
 
 use crate::cache::Cache;
 use crate::plan::{BuildOptions, Report, Sink, build_cached};

@@ -215,6 +215,7 @@ impl<'a> Job<'a> {
         generated: &Generated,
     ) -> Result<(PagedDocument, Vec<Diagnostic>), Vec<Diagnostic>> {
         let Warned { output, warnings } = typst::compile::<PagedDocument>(world);
+        world::forget_old_compilations();
         let warnings = self.convert_all(world, generated, &warnings);
         match output {
             Ok(document) => Ok((document, warnings)),
