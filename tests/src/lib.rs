@@ -111,10 +111,11 @@ pub fn compile_c_plugin(source: &str, include: &str, dir: &Path, name: &str) -> 
     out
 }
 
-/// The text of each page of `pdf` as `pdftotext -layout` lays it out.
-pub fn pdf_pages(pdf: &Path) -> Vec<String> {
+/// The text of `pdf` as `pdftotext` with `args` gives it (each page ends in
+/// a form feed).
+pub fn pdftotext(pdf: &Path, args: &[&str]) -> String {
     let out = Command::new("pdftotext")
-        .args(["-layout", "-enc", "UTF-8"])
+        .args(args)
         .arg(pdf)
         .arg("-")
         .output()
@@ -124,7 +125,12 @@ pub fn pdf_pages(pdf: &Path) -> Vec<String> {
         "pdftotext failed on {}",
         pdf.display()
     );
-    String::from_utf8_lossy(&out.stdout)
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The text of each page of `pdf` as `pdftotext -layout` lays it out.
+pub fn pdf_pages(pdf: &Path) -> Vec<String> {
+    pdftotext(pdf, &["-layout", "-enc", "UTF-8"])
         .split('\u{c}')
         .map(str::to_owned)
         .collect()

@@ -183,17 +183,6 @@ fn epub_texts(epub: &Path) -> Vec<(String, String)> {
     texts
 }
 
-fn pdftotext(pdf: &Path, args: &[&str]) -> String {
-    let out = Command::new("pdftotext")
-        .args(args)
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext runs (scripts/install-test-tools installs poppler-utils)");
-    assert!(out.status.success(), "pdftotext on {}", pdf.display());
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// The parts of the download page in `lang`: each element marked
 /// `data-lang="<lang>"`, whole.
 fn page_parts(page: &str, lang: &str) -> Vec<String> {

@@ -1,7 +1,6 @@
 //! One locale table: every format and the download page of a language print
 //! the same date and the same labels, as that language writes them.
 
-use std::process::Command;
 use stoa_tests::*;
 
 /// (language, the book's date in words, the contents label).
@@ -11,13 +10,8 @@ const EXPECTED: [(&str, &str, &str); 2] = [
 ];
 
 fn pdf_text(pdf: &std::path::Path) -> String {
-    let out = Command::new("pdftotext")
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext (scripts/install-test-tools)");
     // Lines break anywhere in a PDF: compare with single spaces.
-    String::from_utf8_lossy(&out.stdout)
+    pdftotext(pdf, &[])
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")

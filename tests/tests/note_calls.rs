@@ -29,11 +29,7 @@ fn build() -> tempfile::TempDir {
 }
 
 fn pdf_text(pdf: &Path) -> String {
-    let out = std::process::Command::new("pdftotext")
-        .args([pdf.as_os_str(), "-".as_ref()])
-        .output()
-        .expect("pdftotext");
-    String::from_utf8_lossy(&out.stdout).replace('\n', " ")
+    pdftotext(pdf, &[]).replace('\n', " ")
 }
 
 #[test]

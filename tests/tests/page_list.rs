@@ -214,18 +214,7 @@ fn check_edition(dist: &Path, book: &str, lang: &str) -> Checked {
         pdf.display()
     );
 
-    let out = Command::new("pdftotext")
-        .args(["-enc", "UTF-8"])
-        .arg(&pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext runs (scripts/install-test-tools)");
-    assert!(
-        out.status.success(),
-        "pdftotext failed on {}",
-        pdf.display()
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8 text");
+    let text = pdftotext(&pdf, &["-enc", "UTF-8"]);
     let pages: Vec<&str> = text.split('\u{c}').collect();
     let entries = page_list(&epub);
     assert!(!entries.is_empty(), "{}: empty page list", epub.display());

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 use stoa_tests::{
-    compile_c_plugin, copy_dir, epubcheck, repo_root, stoa_bin, zip_entry, zip_names,
+    compile_c_plugin, copy_dir, epubcheck, pdftotext, repo_root, stoa_bin, zip_entry, zip_names,
 };
 
 /// The folder holding the compiled fixture, and a PNG beside it.
@@ -76,12 +76,7 @@ fn build(project: &Path, args: &[&str], asset: Option<&Path>) -> (Output, String
 }
 
 fn pdf_text(pdf: &Path) -> String {
-    let out = Command::new("pdftotext")
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext is installed (scripts/test installs poppler-utils)");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    pdftotext(pdf, &[])
 }
 
 #[test]

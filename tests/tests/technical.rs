@@ -33,21 +33,6 @@ fn collection() -> &'static Built {
     })
 }
 
-fn pdftotext(pdf: &Path) -> String {
-    let out = std::process::Command::new("pdftotext")
-        .args(["-layout"])
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext runs (scripts/install-test-tools installs poppler-utils)");
-    assert!(
-        out.status.success(),
-        "pdftotext failed on {}",
-        pdf.display()
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 const LANGS: [&str; 2] = ["en", "pt-BR"];
 const DIAGRAM_CHAPTER: &str = "data-engineering-reference-architectures";
 
@@ -68,7 +53,10 @@ const LABELS: [&str; 8] = [
 fn the_flowcharts_are_vector_drawings_in_the_pdf() {
     let built = collection();
     for lang in LANGS {
-        let text = pdftotext(&built.dist.join(format!("collection-{lang}.pdf")));
+        let text = pdftotext(
+            &built.dist.join(format!("collection-{lang}.pdf")),
+            &["-layout"],
+        );
         assert!(
             !text.contains("flowchart TB"),
             "{lang}: Mermaid code printed"
@@ -238,7 +226,7 @@ fn captions_broken_diagrams_and_code_on_purpose() {
         assert!(page.contains("<code class=\"language-mermaid-source\">"));
         assert!(page.contains("shown --&gt; as_code"));
     }
-    let text = pdftotext(&dist.join("tech-en.pdf"));
+    let text = pdftotext(&dist.join("tech-en.pdf"), &["-layout"]);
     assert!(text.contains("How a record flows"), "the caption in print");
     assert!(text.contains("record"));
     assert!(
@@ -314,7 +302,10 @@ fn long_code_lines_in_the_pdf_break_between_words_not_inside_names() {
     let built = collection();
     for lang in LANGS {
         let code = corpus_code(lang);
-        let text = pdftotext(&built.dist.join(format!("collection-{lang}.pdf")));
+        let text = pdftotext(
+            &built.dist.join(format!("collection-{lang}.pdf")),
+            &["-layout"],
+        );
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
         let mut continuations = 0;
         for (i, line) in lines.iter().enumerate() {

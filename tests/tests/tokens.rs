@@ -55,18 +55,7 @@ fn collection() -> &'static Built {
 /// The PDF's text with `-layout`, one line of print per line.
 fn pdf_lines(lang: &str) -> Vec<String> {
     let pdf = collection().dist.join(format!("collection-{lang}.pdf"));
-    let out = std::process::Command::new("pdftotext")
-        .arg("-layout")
-        .arg(&pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext runs (scripts/install-test-tools installs poppler-utils)");
-    assert!(
-        out.status.success(),
-        "pdftotext failed on {}",
-        pdf.display()
-    );
-    String::from_utf8_lossy(&out.stdout)
+    pdftotext(&pdf, &["-layout"])
         .lines()
         .map(|l| l.trim().to_string())
         .collect()

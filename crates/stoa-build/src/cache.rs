@@ -551,11 +551,8 @@ fn read_store(out_dir: &Path) -> Option<Store> {
     let path = out_dir.join(CACHE_DIR).join(STORE_FILE);
     // Only a regular file is read: opening a FIFO put there waits for a
     // writer forever, and a device (/dev/zero) never ends.
-    let meta = std::fs::metadata(&path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_STORE_BYTES {
-        return None;
-    }
-    let bytes = std::fs::read(&path).ok()?;
+    stoa_book::limits::regular_file(&path, MAX_STORE_BYTES).ok()?;
+    let bytes = stoa_book::limits::read_bounded(&path, MAX_STORE_BYTES).ok()?;
     let store: Store = serde_json::from_slice(&bytes).ok()?;
     (store.version == STORE_VERSION && store.stoa == stoa_identity()).then_some(store)
 }

@@ -5,17 +5,12 @@
 //! artifact's key, the page maps of the PDFs and the covers drawn. A build
 //! hashes the inputs (fast: no parsing), loads only the editions with a
 //! stale artifact and renders only those artifacts; Typst's fonts and
-//! library are loaded once per process (stoa-pdf), and its memoization is
-//! trimmed after each compilation (stoa-pdf) and each build, so that memory
-//! stays flat over many builds.
+//! library are loaded once per process, and its memoized results are aged
+//! after each compilation (both in stoa-pdf), so that memory stays flat over
+//! many builds.
 
 use crate::cache::Cache;
 use crate::plan::{BuildOptions, Report, Sink, build_cached};
-
-/// How many builds Typst's memoized results survive unused: enough for the
-/// next edit of the same chapter to find them, few enough to stay bounded
-/// (typst-cli's `watch` keeps 10).
-const TYPST_MEMO_AGE: usize = 10;
 
 /// A build driver kept between builds, so that later builds redo only what
 /// their input changed.
@@ -54,9 +49,7 @@ impl Session {
         if std::mem::take(&mut self.force_next) {
             self.cache = Cache::forced(&self.options.out_dir);
         }
-        let report = build_cached(&self.options, sink, &mut self.cache);
-        stoa_pdf::evict_memoized(TYPST_MEMO_AGE);
-        report
+        build_cached(&self.options, sink, &mut self.cache)
     }
 }
 

@@ -35,7 +35,6 @@ use crate::world::StoaWorld;
 
 /// The laid-out text per page, for tests that read what the PDF says.
 pub use crate::text::page_texts;
-pub use crate::world::evict_memoized;
 
 /// The print edition's renderer: the book becomes Typst source, laid out
 /// with the theme's `book.typ` (`<theme>/book.typ`, fonts in

@@ -93,14 +93,6 @@ fn library() -> &'static LazyHash<Library> {
     LIBRARY.get_or_init(|| LazyHash::new(Library::default()))
 }
 
-/// Forgets Typst's memoized results not used in the last `max_age`
-/// compilations: a process that compiles again and again (`stoa watch`)
-/// calls it after each build, as typst-cli's `watch` does, so that memory
-/// stays flat.
-pub fn evict_memoized(max_age: usize) {
-    typst::comemo::evict(max_age);
-}
-
 /// How many compilations a memoized Typst result survives unused: enough
 /// for a warm session's next edit of the same editions to find theirs (a
 /// build compiles only its stale editions), few enough that a build of
