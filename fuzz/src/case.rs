@@ -43,18 +43,8 @@ pub fn epub(book: &Book) {
     let notes = NotesPlan::of(book);
     let ids = IdIndex::of(book);
     let theme = theme();
-    let ctx = stoa_render::RenderContext {
-        book,
-        notes: &notes,
-        ids: &ids,
-        theme: &theme,
-        roots: &[],
-        cover_png: None,
-        emit_sources: false,
-        pages: None,
-        alternates: &[],
-        layout: stoa_render::Layout::empty(),
-    };
+    let layout = stoa_render::Layout::empty();
+    let ctx = stoa_render::RenderContext::new(book, &notes, &ids, &theme, &[], layout);
     let bytes = stoa_epub::render_epub(&ctx, "p { margin: 0 }").expect("the EPUB is written");
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("the EPUB is a zip");
     for i in 0..zip.len() {

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 use std::time::Instant;
-use stoa_build::{BuildOptions, Format};
+use stoa_build::BuildOptions;
 use stoa_doc::{IdIndex, NotesPlan};
 use stoa_render::{RenderContext, Renderer};
 use stoa_tests::repo_root;
@@ -45,7 +45,7 @@ fn editions() -> Vec<stoa_book::Edition> {
         .collect()
 }
 
-fn build(formats: Vec<Format>, out: PathBuf) {
+fn build(formats: Vec<&'static str>, out: PathBuf) {
     build_books(repo_root().join("books"), formats, out);
 }
 
@@ -63,7 +63,7 @@ fn books_without_plugins(dir: &std::path::Path) -> PathBuf {
     books
 }
 
-fn build_books(books_dir: PathBuf, formats: Vec<Format>, out: PathBuf) {
+fn build_books(books_dir: PathBuf, formats: Vec<&'static str>, out: PathBuf) {
     let exe = std::env::current_exe().expect("bench path");
     let profile_dir = exe
         .parent()
@@ -86,18 +86,15 @@ fn render_all(renderer: &dyn Renderer, all: &[stoa_book::Edition], cover: Option
     for e in all {
         let notes = NotesPlan::of(&e.book);
         let ids = IdIndex::of(&e.book);
-        let ctx = RenderContext {
-            book: &e.book,
-            notes: &notes,
-            ids: &ids,
-            theme: &theme,
-            roots: &e.roots,
-            cover_png: cover,
-            emit_sources: false,
-            pages: None,
-            alternates: &[],
-            layout: stoa_render::Layout::empty(),
-        };
+        let ctx = RenderContext::new(
+            &e.book,
+            &notes,
+            &ids,
+            &theme,
+            &e.roots,
+            stoa_render::Layout::empty(),
+        )
+        .with_cover(cover);
         std::hint::black_box(renderer.render(&ctx).expect("rendered"));
     }
 }
@@ -125,15 +122,19 @@ fn main() {
     );
     let bare = books_without_plugins(out.path());
     time("full build, EPUB only (parallel)", || {
-        build(vec![Format::Epub], out.path().join("epub"))
+        build(vec!["epub"], out.path().join("epub"))
     });
     time("full build, EPUB + PDF (parallel)", || {
-        build(vec![Format::Epub, Format::Pdf], out.path().join("two"))
+        build(vec!["epub", "pdf"], out.path().join("two"))
     });
     time("full build, EPUB + PDF + HTML (parallel)", || {
-        build(Format::ALL.to_vec(), out.path().join("all"))
+        build(stoa_renderers::builtin().names(), out.path().join("all"))
     });
     time("full build, every format, plugins removed", || {
-        build_books(bare.clone(), Format::ALL.to_vec(), out.path().join("bare"))
+        build_books(
+            bare.clone(),
+            stoa_renderers::builtin().names(),
+            out.path().join("bare"),
+        )
     });
 }

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use stoa_build::{BuildOptions, Event, Format, Session};
+use stoa_build::{BuildOptions, Event, Session};
 use stoa_tests::{copy_dir, repo_root};
 
 fn main() {
@@ -60,17 +60,17 @@ fn main() {
         let r = run(&mut session);
         whole.push(t.elapsed());
         assert!(r.ok, "cycle {cycle} failed");
-        let at = |f: &dyn Fn(Format) -> bool| {
+        let at = |f: &dyn Fn(&str) -> bool| {
             r.written
                 .iter()
-                .filter(|(format, _)| f(*format))
+                .filter(|(format, _)| f(format))
                 .map(|(_, d)| *d)
                 .max()
         };
-        if let Some(d) = at(&|f| f != Format::Pdf) {
+        if let Some(d) = at(&|f| f != "pdf") {
             light.push(d + r.began.duration_since(t));
         }
-        if let Some(d) = at(&|f| f == Format::Pdf) {
+        if let Some(d) = at(&|f| f == "pdf") {
             pdf.push(d + r.began.duration_since(t));
         }
         if cycle == 9.min(cycles - 1) {
@@ -107,7 +107,7 @@ fn main() {
 struct Run {
     ok: bool,
     began: Instant,
-    written: Vec<(Format, Duration)>,
+    written: Vec<(&'static str, Duration)>,
 }
 
 fn run(session: &mut Session) -> Run {

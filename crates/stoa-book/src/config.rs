@@ -124,31 +124,8 @@ fn default_posts_dir() -> String {
 /// Reads and validates `<dir>/book.toml`.
 pub fn load_config(dir: &Path) -> Result<BookConfig, Vec<Diagnostic>> {
     let file = SourceFile::read(&dir.join(crate::BOOK_FILE)).map_err(|d| vec![d])?;
-    let raw: Raw = toml::from_str(&file.text).map_err(|e| vec![toml_error(&file, &e)])?;
+    let raw: Raw = toml::from_str(&file.text).map_err(|e| vec![file.toml_error(&e, 0)])?;
     validate(dir, &file, raw)
-}
-
-/// A TOML or schema error, at the place toml points to.
-pub(crate) fn toml_error(file: &SourceFile, e: &toml::de::Error) -> Diagnostic {
-    toml_error_at(file, e, 0)
-}
-
-/// Same, for TOML that starts `base` bytes into the file (front matter).
-pub(crate) fn toml_error_at(file: &SourceFile, e: &toml::de::Error, base: usize) -> Diagnostic {
-    let offset = base + e.span().map_or(0, |s| s.start);
-    let message = e.message().trim().to_string();
-    let hint = if message.starts_with("unknown field") {
-        "remove the key or fix its spelling; docs/reference.md lists every key"
-    } else if message.starts_with("missing field") {
-        "add the key; docs/reference.md lists the required keys"
-    } else {
-        "see docs/reference.md for the format"
-    };
-    let hint = match crate::suggest::unknown_name(&message) {
-        Some((_, Some(near))) => format!("did you mean `{near}`? {hint}"),
-        _ => hint.to_string(),
-    };
-    file.error_at(offset, message).with_hint(hint)
 }
 
 fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<Diagnostic>> {

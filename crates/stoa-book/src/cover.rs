@@ -145,7 +145,7 @@ pub(crate) fn settings(
 /// (the PDF's World serves nothing else), else what is wrong and what to do.
 fn cover_image(dir: &Path, image: &str) -> Result<String, crate::picture::Problem> {
     let path = dir.join(image.trim());
-    let media_type = crate::post::media_type(&path).ok_or_else(|| {
+    let media_type = crate::picture::media_type(&path).ok_or_else(|| {
         (
             "is not a PNG, JPEG, GIF, WebP or SVG file".to_string(),
             "name a .png, .jpg, .gif, .webp or .svg file".to_string(),

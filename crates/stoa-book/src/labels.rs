@@ -5,76 +5,40 @@
 
 use crate::lang::Language;
 use crate::source::SourceFile;
-use serde::Deserialize;
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
 use std::collections::BTreeMap;
-use stoa_doc::{Diagnostic, Labels};
+use stoa_doc::Diagnostic;
+use stoa_locale::LABEL_KEYS;
 
-/// Every key of a `[labels.<lang>]` table, in the order the docs list them.
-pub const KEYS: [&str; 10] = [
-    "contents",
-    "about-author",
-    "notes",
-    "back-to-text",
-    "typeset-with",
-    "title-page",
-    "cover",
-    "colophon",
-    "glossary",
-    "characters",
-];
-
-/// One `[labels.<lang>]` table as written; an unknown key is an error at
-/// its line, with the key meant.
+/// One `[labels.<lang>]` table as written: the words given, by key, in the
+/// order of [`LABEL_KEYS`] (stoa's locale table says which keys there are).
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct LabelsConfig {
-    contents: Option<String>,
-    about_author: Option<String>,
-    notes: Option<String>,
-    back_to_text: Option<String>,
-    typeset_with: Option<String>,
-    title_page: Option<String>,
-    cover: Option<String>,
-    colophon: Option<String>,
-    glossary: Option<String>,
-    characters: Option<String>,
-}
+#[serde(transparent)]
+pub struct LabelsConfig(BTreeMap<Key, String>);
 
 impl LabelsConfig {
-    /// The keys given, with their values and the field they set.
-    fn given(&self) -> Vec<(&'static str, &str)> {
-        let all = [
-            &self.contents,
-            &self.about_author,
-            &self.notes,
-            &self.back_to_text,
-            &self.typeset_with,
-            &self.title_page,
-            &self.cover,
-            &self.colophon,
-            &self.glossary,
-            &self.characters,
-        ];
-        KEYS.iter()
-            .zip(all)
-            .filter_map(|(key, value)| value.as_deref().map(|v| (*key, v)))
-            .collect()
+    /// The keys given, with their values.
+    fn given(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        self.0
+            .iter()
+            .map(|(key, value)| (LABEL_KEYS[key.0], value.as_str()))
     }
 }
 
-/// The field of `labels` a key sets.
-fn field<'a>(labels: &'a mut Labels, key: &str) -> &'a mut String {
-    match key {
-        "contents" => &mut labels.contents,
-        "about-author" => &mut labels.about_author,
-        "notes" => &mut labels.notes,
-        "back-to-text" => &mut labels.back_to_text,
-        "typeset-with" => &mut labels.typeset_with,
-        "title-page" => &mut labels.title_page,
-        "cover" => &mut labels.cover,
-        "colophon" => &mut labels.colophon,
-        "glossary" => &mut labels.glossary,
-        _ => &mut labels.characters,
+/// A key of `[labels.<lang>]`, as its place in [`LABEL_KEYS`]. An unknown
+/// key is an error at its line, as for any other table of book.toml, and
+/// the message lists the keys (whence the hint with the key meant).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key(usize);
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        match LABEL_KEYS.iter().position(|key| *key == name) {
+            Some(at) => Ok(Key(at)),
+            None => Err(D::Error::unknown_field(&name, LABEL_KEYS)),
+        }
     }
 }
 
@@ -114,7 +78,9 @@ pub(crate) fn apply(
                 errors.push(file.error_at(at, message).with_hint(hint));
                 continue;
             }
-            *field(&mut language.labels, key) = crate::text::one_line(value);
+            if let Some(word) = language.labels.get_mut(key) {
+                *word = crate::text::one_line(value);
+            }
             language.missing_labels.retain(|k| k != &key);
         }
     }
@@ -196,7 +162,7 @@ es-MX = "Título"
         let config = load("").unwrap();
         let it = &config.languages[0];
         assert_eq!(it.labels.contents, "Contents");
-        assert_eq!(it.missing_labels, super::KEYS);
+        assert_eq!(it.missing_labels, super::LABEL_KEYS);
         assert_eq!(it.position, (2, 14));
         let warning = super::missing_warning("book.toml", it).unwrap();
         assert!(warning.message.contains("`it`"), "{warning}");
@@ -217,13 +183,13 @@ es-MX = "Título"
         assert_eq!(it.labels.glossary, "Glossario");
         assert_eq!(it.labels.notes, "Notes");
         assert!(!it.missing_labels.contains(&"contents"));
-        assert_eq!(it.missing_labels.len(), super::KEYS.len() - 2);
+        assert_eq!(it.missing_labels.len(), super::LABEL_KEYS.len() - 2);
         let es = &config.languages[1];
         assert_eq!(es.labels.notes, "Notas finales");
         assert_eq!(es.labels.contents, "Índice");
         assert!(es.missing_labels.is_empty());
         // Every key given: no warning.
-        let all: String = super::KEYS
+        let all: String = super::LABEL_KEYS
             .iter()
             .map(|k| format!("{k} = \"x\"\n"))
             .collect();

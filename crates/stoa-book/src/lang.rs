@@ -7,6 +7,7 @@
 
 use icu_locale_core::LanguageIdentifier;
 use stoa_doc::Labels;
+use stoa_locale::LABEL_KEYS;
 
 /// A language of a book: its tag and its labels.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,10 +55,10 @@ impl Language {
             ));
         }
         let (labels, missing_labels) = match stoa_locale::locale(tag) {
-            Some(locale) => (labels(&locale.book), Vec::new()),
+            Some(locale) => (Labels::from(&locale.book), Vec::new()),
             None => (
-                labels(&stoa_locale::LOCALES[0].book),
-                crate::labels::KEYS.to_vec(),
+                Labels::from(&stoa_locale::LOCALES[0].book),
+                LABEL_KEYS.to_vec(),
             ),
         };
         Ok(Language {
@@ -68,22 +69,6 @@ impl Language {
             note_call: stoa_locale::locale(tag)
                 .map_or(stoa_locale::NoteCall::AsWritten, |l| l.note_call),
         })
-    }
-}
-
-/// The words of the book's pages, owned by the tree.
-fn labels(words: &stoa_locale::BookWords) -> Labels {
-    Labels {
-        contents: words.contents.to_string(),
-        about_author: words.about_author.to_string(),
-        notes: words.notes.to_string(),
-        back_to_text: words.back_to_text.to_string(),
-        typeset_with: words.typeset_with.to_string(),
-        title_page: words.title_page.to_string(),
-        cover: words.cover.to_string(),
-        colophon: words.colophon.to_string(),
-        glossary: words.glossary.to_string(),
-        characters: words.characters.to_string(),
     }
 }
 
@@ -102,7 +87,7 @@ mod tests {
         for tag in ["en", "pt-BR", "es", "es-MX", "fr-CA", "de-AT"] {
             let language = Language::parse(tag).unwrap();
             let words = &stoa_locale::locale(tag).unwrap().book;
-            assert_eq!(language.labels, super::labels(words), "{tag}");
+            assert_eq!(language.labels, Labels::from(words), "{tag}");
             assert!(language.missing_labels.is_empty(), "{tag}");
         }
         assert_eq!(Language::parse("de-AT").unwrap().labels.glossary, "Glossar");
@@ -113,7 +98,7 @@ mod tests {
         for tag in ["it", "nl", "ja", "zh-Hant-TW", "he", "sr-Latn-RS"] {
             let language = Language::parse(tag).unwrap_or_else(|e| panic!("{tag}: {e}"));
             assert_eq!(language.labels.contents, "Contents", "{tag}");
-            assert_eq!(language.missing_labels, crate::labels::KEYS, "{tag}");
+            assert_eq!(language.missing_labels, LABEL_KEYS, "{tag}");
         }
         // es-419 (Latin American Spanish) is Spanish: nothing is missing.
         assert!(Language::parse("es-419").unwrap().missing_labels.is_empty());

@@ -12,6 +12,20 @@ use std::path::Path;
 /// what to do.
 pub type Problem = (String, String);
 
+/// The media type an image's name says it has (by its extension), `None`
+/// for a kind of image that no format takes.
+pub(crate) fn media_type(path: &Path) -> Option<&'static str> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "svg" => "image/svg+xml",
+        _ => return None,
+    })
+}
+
 /// Checks the image at `path`, whose name says it is `media_type`.
 pub fn check(path: &Path, media_type: &str) -> Result<(), Problem> {
     regular_file(path, MAX_IMAGE_BYTES).map_err(|why| {

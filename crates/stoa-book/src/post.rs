@@ -1,6 +1,5 @@
 //! One post file: TOML front matter between `+++` lines, then Markdown.
 
-use crate::config::toml_error_at;
 use crate::source::SourceFile;
 use crate::translation::{RawTranslationOf, TranslationOf};
 use serde::Deserialize;
@@ -109,7 +108,7 @@ pub fn load_post_with(
     let file = SourceFile::read(path).map_err(|d| vec![d])?;
     let (front, body_start) = split_front_matter(&file)?;
     let mut meta: FrontMatter = toml::from_str(&file.text[front.clone()])
-        .map_err(|e| vec![toml_error_at(&file, &e, front.start)])?;
+        .map_err(|e| vec![file.toml_error(&e, front.start)])?;
     let mut errors = Vec::new();
     let translation_of = match meta.translation_of.take() {
         Some(raw) => crate::translation::check(&file, &front, raw)
@@ -244,7 +243,7 @@ pub fn read_header(path: &Path) -> Result<PostHeader, Vec<Diagnostic>> {
     let file = SourceFile::read(path).map_err(|d| vec![d])?;
     let (front, body_start) = split_front_matter(&file)?;
     let meta: FrontMatter = toml::from_str(&file.text[front.clone()])
-        .map_err(|e| vec![toml_error_at(&file, &e, front.start)])?;
+        .map_err(|e| vec![file.toml_error(&e, front.start)])?;
     let translation_of = meta
         .translation_of
         .map(|raw| crate::translation::check(&file, &front, raw))
@@ -343,7 +342,7 @@ fn resolve_images(
             );
             continue;
         }
-        let Some(media_type) = media_type(&real) else {
+        let Some(media_type) = crate::picture::media_type(&real) else {
             errors.push(
                 at(format!(
                     "`{}` is not an image format EPUB readers show",
@@ -395,18 +394,6 @@ fn unique_assets(by_url: BTreeMap<String, Asset>) -> Vec<Asset> {
     let by_name: BTreeMap<String, Asset> =
         by_url.into_values().map(|a| (a.name.clone(), a)).collect();
     by_name.into_values().collect()
-}
-
-pub(crate) fn media_type(path: &Path) -> Option<&'static str> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    Some(match ext.as_str() {
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "svg" => "image/svg+xml",
-        _ => return None,
-    })
 }
 
 fn rename_images(blocks: &mut [stoa_doc::Block], assets: &BTreeMap<String, Asset>) {

@@ -51,6 +51,26 @@ impl SourceFile {
             .at(line, column)
     }
 
+    /// A TOML or schema error, at the place toml points to, in TOML that
+    /// starts `base` bytes into the file (0 for book.toml, where the front
+    /// matter starts for a post).
+    pub(crate) fn toml_error(&self, e: &toml::de::Error, base: usize) -> Diagnostic {
+        let offset = base + e.span().map_or(0, |s| s.start);
+        let message = e.message().trim().to_string();
+        let hint = if message.starts_with("unknown field") {
+            "remove the key or fix its spelling; docs/reference.md lists every key"
+        } else if message.starts_with("missing field") {
+            "add the key; docs/reference.md lists the required keys"
+        } else {
+            "see docs/reference.md for the format"
+        };
+        let hint = match crate::suggest::unknown_name(&message) {
+            Some((_, Some(near))) => format!("did you mean `{near}`? {hint}"),
+            _ => hint.to_string(),
+        };
+        self.error_at(offset, message).with_hint(hint)
+    }
+
     /// The byte offset of the first occurrence of `needle` after `from`, or `from`.
     pub fn find(&self, needle: &str, from: usize) -> usize {
         self.text

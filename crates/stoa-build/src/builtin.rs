@@ -1,12 +1,17 @@
 //! The plugins built into stoa: the bundled glossary, footnotes and
-//! dialogue plugins, linked in so that one binary is the whole tool.
+//! dialogue plugins, linked in so that one binary is the whole tool; and
+//! the search path that finds them after the author's folders.
 //!
 //! They run in stoa's process through the same interface as a library's
 //! hooks (the JSON of the C ABI, panics caught, see `stoa_sdk::builtin`),
 //! and a library of the same name in a folder the author names
 //! (`--plugin-dir`, `STOA_PLUGIN_PATH`, `plugin-dir`) overrides them.
 
+use crate::options::BuildOptions;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
+use stoa_plugin_host::SearchPath;
 use stoa_sdk::builtin::BuiltinPlugin;
 
 /// Every built-in plugin, in name order; made once per process.
@@ -28,6 +33,32 @@ pub fn builtin_plugin(name: &str) -> Option<&'static BuiltinPlugin> {
         .iter()
         .find(|p| p.name() == name)
         .map(|p| p.as_ref())
+}
+
+/// Where a build with `options` looks for plugins: `--plugin-dir`,
+/// `STOA_PLUGIN_PATH`, the book's `plugin-dir` (when `book_dir` is given),
+/// then the plugins built into stoa, then the folder of the executable.
+pub(crate) fn search_path(options: &BuildOptions, book_dir: Option<&Path>) -> SearchPath {
+    plugin_search(
+        &options.plugin_dirs,
+        options.plugin_path.as_deref(),
+        book_dir,
+        options.exe_dir.as_deref(),
+    )
+}
+
+/// The plugin search path of a build: the folders `--plugin-dir` gives,
+/// those of `STOA_PLUGIN_PATH` (`env_value`), a book's `plugin-dir`, then
+/// the plugins built into stoa, then `exe_dir`. A library in a folder
+/// before the built-ins overrides the built-in plugin of its name.
+pub fn plugin_search(
+    cli_dirs: &[PathBuf],
+    env_value: Option<&OsStr>,
+    book_dir: Option<&Path>,
+    exe_dir: Option<&Path>,
+) -> SearchPath {
+    SearchPath::standard(cli_dirs, env_value, book_dir, exe_dir)
+        .with_builtins(builtin_plugins().iter().cloned())
 }
 
 #[cfg(test)]

@@ -16,7 +16,8 @@
 //! from another stoa or unwritable is an empty one, and the build is a cold
 //! one.
 
-use crate::plan::{Artifact, BuildOptions, Format};
+use crate::options::BuildOptions;
+use crate::report::Artifact;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -277,7 +278,7 @@ impl Made {
     }
 
     /// The artifact as a build reports it when it leaves it alone.
-    pub(crate) fn artifact(&self, book: &str, lang: &str, format: Format) -> Artifact {
+    pub(crate) fn artifact(&self, book: &str, lang: &str, format: &'static str) -> Artifact {
         Artifact {
             book: book.to_string(),
             lang: lang.to_string(),
@@ -618,7 +619,7 @@ fn plugins_key(h: &mut Hasher, options: &BuildOptions, config: &BookConfig) {
     if config.plugins.is_empty() {
         return;
     }
-    let search = crate::plugins::search_path(options, config.plugin_dir.as_deref());
+    let search = crate::builtin::search_path(options, config.plugin_dir.as_deref());
     for dir in search.dirs() {
         h.path(dir);
         let Ok(entries) = std::fs::read_dir(dir) else {
@@ -646,15 +647,16 @@ fn plugins_key(h: &mut Hasher, options: &BuildOptions, config: &BookConfig) {
     }
 }
 
-/// The key of a theme's files as one kind of renderer reads them: all of
-/// them, or (`typst_only`) all but the style sheets, which only the EPUB and
-/// the web edition read. A built-in theme is part of stoa.
-pub(crate) fn theme_key(theme: &stoa_render::Theme, typst_only: bool) -> Key {
+/// The key of a theme's files as `renderer` reads them
+/// ([`Renderer::reads_theme_file`](stoa_render::Renderer::reads_theme_file)):
+/// the PDF leaves the style sheets out, so a CSS edit leaves it alone. A
+/// built-in theme is part of stoa.
+pub(crate) fn theme_key(theme: &stoa_render::Theme, renderer: &dyn stoa_render::Renderer) -> Key {
     let mut h = Hasher::new("theme");
-    h.str(theme.name()).str(&typst_only.to_string());
+    h.str(theme.name()).str(renderer.name());
     if let Some(dir) = theme.dir() {
         h.path(dir);
-        hash_tree(&mut h, dir, &|rel| typst_only && rel.ends_with(".css"));
+        hash_tree(&mut h, dir, &|rel| !renderer.reads_theme_file(rel));
     }
     h.finish()
 }

@@ -2,7 +2,11 @@
 //! book.toml, the posts, the plugins, the theme, and (unless told to go
 //! quickly) every format rendered in memory and thrown away.
 
-use crate::plan::{BuildOptions, Event, Report, Sink, prepare, renderer};
+use crate::driver::in_pool;
+use crate::load::{Loading, in_build_order, report_broken, select};
+use crate::options::BuildOptions;
+use crate::prepare::prepare;
+use crate::report::{Event, Report, Sink};
 use rayon::prelude::*;
 use stoa_book::{BookConfig, Edition};
 use stoa_doc::Diagnostic;
@@ -20,25 +24,29 @@ pub enum Depth {
 /// Checks what `options` would build, writing nothing: no output folder,
 /// no lock, no download page.
 pub fn check(options: &BuildOptions, depth: Depth, sink: Sink) -> Report {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.unwrap_or(0))
-        .build();
-    match pool {
-        Ok(pool) => pool.install(|| crate::plan::build_or_check(options, sink, Some(depth))),
-        Err(e) => {
-            let error = Diagnostic::error(format!("cannot start worker threads: {e}"));
-            sink(Event::Failed("check", std::slice::from_ref(&error)));
-            Report {
-                errors: vec![error],
-                ..Report::default()
-            }
-        }
-    }
+    in_pool(options, sink, "check", || {
+        let mut report = Report::default();
+        let Some(configs) = select(options, sink, &mut report) else {
+            return report;
+        };
+        let chosen: Vec<&BookConfig> = configs.iter().flatten().collect();
+        // Every edition asked for: a check skips nothing the cache knows.
+        let wanted = chosen
+            .iter()
+            .map(|c| (*c, options.languages_of(c)))
+            .collect();
+        report_broken(&configs, sink, &mut report);
+        let mut loading = Loading::default();
+        loading.load(options, wanted, sink, &mut report);
+        let editions = in_build_order(&chosen, loading.editions, sink, &mut report);
+        validate(options, &editions, depth, sink, &mut report);
+        report
+    })
 }
 
 /// The part of a build after loading, without writing: the theme and the
 /// cover of each edition, and at [`Depth::Render`] each format.
-pub(crate) fn validate(
+fn validate(
     options: &BuildOptions,
     editions: &[(&BookConfig, Edition)],
     depth: Depth,
@@ -62,7 +70,7 @@ pub(crate) fn validate(
             let outcomes: Vec<_> = options
                 .formats
                 .par_iter()
-                .map(|&format| renderer(format).render(&prepared.context(options)))
+                .map(|format| options.renderer(format).render(&prepared.context(options)))
                 .collect();
             let (mut errors, mut warnings) = (Vec::new(), Vec::new());
             for outcome in outcomes {

@@ -49,11 +49,11 @@ impl Reported {
 
 /// The names of the plugins stoa finds for `config`, for "did you mean".
 pub(crate) fn plugin_names(
-    options: &crate::plan::BuildOptions,
+    options: &crate::options::BuildOptions,
     config: Option<&BookConfig>,
 ) -> Vec<String> {
     // The build's own search path, built-in plugins included.
-    let search = crate::plugins::search_path(options, config.and_then(|c| c.plugin_dir.as_deref()));
+    let search = crate::builtin::search_path(options, config.and_then(|c| c.plugin_dir.as_deref()));
     stoa_plugin_host::list(&search)
         .into_iter()
         .flatten()
@@ -62,7 +62,7 @@ pub(crate) fn plugin_names(
 }
 
 /// What to do about a theme that is not found: the closest theme folder.
-pub(crate) fn theme_hint(options: &crate::plan::BuildOptions, theme: &str) -> String {
+pub(crate) fn theme_hint(options: &crate::options::BuildOptions, theme: &str) -> String {
     let mut themes: Vec<String> = std::fs::read_dir(&options.themes_dir)
         .map(|entries| {
             entries

@@ -4,15 +4,17 @@
 //! artifacts are rendered.
 
 use crate::cache::{Cache, Hasher, Key, Made, edition_base_key, theme_key};
-use crate::plan::{BuildOptions, CoverPlan, EditionJob, Event, Format, Report, Sink, renderer};
+use crate::jobs::EditionJob;
+use crate::options::BuildOptions;
+use crate::prepare::CoverPlan;
+use crate::report::{Event, Report, Sink};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use stoa_book::BookConfig;
 use stoa_book::Edition;
 use stoa_doc::Diagnostic;
-use stoa_render::PageMap;
-use stoa_render::Theme;
+use stoa_render::{PageMap, Renderer, Theme};
 
 /// The id of an edition in the cache: `<book>/<lang>`.
 pub(crate) fn edition_id(book: &str, lang: &str) -> String {
@@ -20,8 +22,8 @@ pub(crate) fn edition_id(book: &str, lang: &str) -> String {
 }
 
 /// The id of an artifact in the cache: `<book>/<lang>/<format>`.
-pub(crate) fn artifact_id(book: &str, lang: &str, format: Format) -> String {
-    format!("{book}/{lang}/{}", format.name())
+pub(crate) fn artifact_id(book: &str, lang: &str, format: &str) -> String {
+    format!("{book}/{lang}/{format}")
 }
 
 /// What this build knows before loading anything.
@@ -40,8 +42,8 @@ pub(crate) struct Plan {
     pending: Vec<(String, String)>,
     /// The keys of the fresh editions' artifacts, by artifact id.
     fresh_keys: BTreeMap<String, Key>,
-    /// Theme keys, computed once per theme and kind.
-    themes: Mutex<HashMap<(Theme, bool), Key>>,
+    /// Theme keys, computed once per theme and renderer.
+    themes: Mutex<HashMap<(Theme, &'static str), Key>>,
 }
 
 /// The chapters' slugs of another edition of the book, as an artifact's key
@@ -57,16 +59,6 @@ enum State {
     Pending,
     /// To be loaded.
     Stale,
-}
-
-/// The languages of `config` this build makes, in book.toml's order.
-pub(crate) fn selected_languages(options: &BuildOptions, config: &BookConfig) -> Vec<String> {
-    config
-        .languages
-        .iter()
-        .filter(|l| options.languages.is_empty() || options.languages.contains(&l.tag))
-        .map(|l| l.tag.clone())
-        .collect()
 }
 
 impl Plan {
@@ -90,7 +82,7 @@ impl Plan {
             themes: Mutex::default(),
         };
         for config in configs {
-            let langs = selected_languages(options, config);
+            let langs = options.languages_of(config);
             let pairs = langs.iter().map(|l| (config.id.clone(), l.clone()));
             plan.order.extend(pairs);
             plan.languages.insert(config.id.clone(), langs);
@@ -157,7 +149,7 @@ impl Plan {
         let mut keys = BTreeMap::new();
         let mut pending = false;
         for &format in &options.formats {
-            if renderer(format).links_languages() && links.is_none() {
+            if options.renderer(format).links_languages() && links.is_none() {
                 pending = true;
                 continue;
             }
@@ -210,11 +202,12 @@ impl Plan {
         self.base.get(&edition_id(book, lang))
     }
 
-    fn theme(&self, theme: &Theme, typst_only: bool) -> Key {
+    /// The key of the files of `theme` that `renderer` reads.
+    fn theme(&self, theme: &Theme, renderer: &dyn Renderer) -> Key {
         let mut themes = self.themes.lock().unwrap_or_else(|e| e.into_inner());
         themes
-            .entry((theme.clone(), typst_only))
-            .or_insert_with(|| theme_key(theme, typst_only))
+            .entry((theme.clone(), renderer.name()))
+            .or_insert_with(|| theme_key(theme, renderer))
             .clone()
     }
 
@@ -249,28 +242,31 @@ impl Plan {
         options: &BuildOptions,
         config: &BookConfig,
         edition: &str,
-        format: Format,
+        format: &str,
         links: Option<&str>,
     ) -> Option<Key> {
         let theme = Theme::resolve(&options.themes_dir, &config.theme)?;
+        let renderer = options.renderer(format);
         let mut h = Hasher::new("artifact");
-        h.str(format.name()).str(edition);
-        if renderer(format).maps_pages() {
-            h.str(&self.theme(&theme, true));
+        h.str(format).str(edition);
+        h.str(&self.theme(&theme, renderer));
+        if renderer.maps_pages() {
             return Some(h.finish());
         }
-        // The other formats read every theme file (the cover is drawn
-        // from the Typst side) and the page map of the paged formats of
-        // this build.
-        h.str(&self.theme(&theme, false));
-        for &paged in options
+        // The other formats read the cover, drawn by the painter from its
+        // side of the theme, and the page map of the paged formats of this
+        // build.
+        if let Some(painter) = options.renderers.cover_painter() {
+            h.str(&self.theme(&theme, painter));
+        }
+        for paged in options
             .formats
             .iter()
-            .filter(|&&f| renderer(f).maps_pages())
+            .filter(|f| options.renderer(f).maps_pages())
         {
             h.str(&self.artifact_key(options, config, edition, paged, None)?);
         }
-        if renderer(format).links_languages() {
+        if renderer.links_languages() {
             h.str(links.unwrap_or_default());
         }
         Some(h.finish())
@@ -287,7 +283,10 @@ impl Plan {
     ) -> Option<Key> {
         let theme = Theme::resolve(&options.themes_dir, &config.theme)?;
         let mut h = Hasher::new(kind);
-        h.str(edition).str(&self.theme(&theme, true));
+        h.str(edition);
+        if let Some(painter) = options.renderers.cover_painter() {
+            h.str(&self.theme(&theme, painter));
+        }
         Some(h.finish())
     }
 }
@@ -339,7 +338,7 @@ pub(crate) struct Incremental<'c> {
 pub(crate) struct Work {
     /// Each format of the build: its key (when known) and, when fresh,
     /// what the cache remembers of it.
-    formats: Vec<(Format, Option<Key>, Option<Made>)>,
+    formats: Vec<(&'static str, Option<Key>, Option<Made>)>,
     /// The page map of its paged format, kept by this session.
     pub(crate) page_map: Option<PageMap>,
     /// When the paged format is stale: the page map its last rendering in
@@ -355,7 +354,10 @@ pub(crate) struct Work {
 impl Work {
     /// An edition with no cache: everything is made.
     pub(crate) fn cold(options: &BuildOptions) -> Work {
-        let wants_cover = options.formats.iter().any(|&f| !renderer(f).draws_covers());
+        let wants_cover = options
+            .formats
+            .iter()
+            .any(|f| !options.renderer(f).draws_covers());
         Work {
             formats: options.formats.iter().map(|&f| (f, None, None)).collect(),
             page_map: None,
@@ -370,7 +372,7 @@ impl Work {
     }
 
     /// What the cache remembers of `format` when it is fresh.
-    pub(crate) fn fresh(&self, format: Format) -> Option<&Made> {
+    pub(crate) fn fresh(&self, format: &str) -> Option<&Made> {
         self.formats
             .iter()
             .find(|(f, _, _)| *f == format)
@@ -500,12 +502,12 @@ impl<'c> Incremental<'c> {
         for (format, key, made) in &mut work.formats {
             *key = self
                 .keys
-                .get(&artifact_id(&config.id, lang, *format))
+                .get(&artifact_id(&config.id, lang, format))
                 .cloned();
             if let Some(k) = key {
                 *made = self
                     .cache
-                    .artifact(&artifact_id(&config.id, lang, *format))
+                    .artifact(&artifact_id(&config.id, lang, format))
                     .filter(|m| m.fresh(&options.out_dir, k))
                     .cloned();
             }
@@ -513,7 +515,7 @@ impl<'c> Incremental<'c> {
         let paged = work
             .formats
             .iter()
-            .find(|(f, _, _)| renderer(*f).maps_pages())
+            .find(|(f, _, _)| options.renderer(f).maps_pages())
             .and_then(|(_, k, _)| k.clone());
         work.page_map = paged.and_then(|k| self.cache.page_map(&k));
         if work.page_map.is_none() {
@@ -523,7 +525,7 @@ impl<'c> Incremental<'c> {
         let stale_needs_cover = work
             .formats
             .iter()
-            .any(|(f, _, made)| made.is_none() && !renderer(*f).draws_covers());
+            .any(|(f, _, made)| made.is_none() && !options.renderer(f).draws_covers());
         work.cover_key = self.plan.cover_key(options, config, &full, "cover");
         work.cover = Some(if !stale_needs_cover {
             CoverPlan::Skip
@@ -597,11 +599,11 @@ impl<'c> Incremental<'c> {
     pub(crate) fn record_results(&mut self, options: &BuildOptions, results: &[EditionJob]) {
         let paged_failed: Vec<&(String, String)> = results
             .iter()
-            .filter(|(_, (f, r))| renderer(*f).maps_pages() && r.is_err())
+            .filter(|(_, (f, r))| options.renderer(f).maps_pages() && r.is_err())
             .map(|(k, _)| k)
             .collect();
         for ((book, lang), (format, result)) in results {
-            let id = artifact_id(book, lang, *format);
+            let id = artifact_id(book, lang, format);
             let Ok(done) = result else { continue };
             if done.cached {
                 continue;
@@ -613,7 +615,7 @@ impl<'c> Incremental<'c> {
                     .set_recent_map(edition_id(book, lang), map.clone());
             }
             let keep = !paged_failed.contains(&&(book.clone(), lang.clone()))
-                || renderer(*format).maps_pages();
+                || options.renderer(format).maps_pages();
             let made = key.filter(|_| keep).and_then(|key| {
                 Made::new(
                     &options.out_dir,
@@ -722,10 +724,10 @@ mod tests {
                 )
             };
             let links = plan.links_key("b", lang, &known);
-            for format in Format::ALL {
+            for format in options.renderers.names() {
                 let key =
                     plan.artifact_key(options, &config, &full[lang], format, links.as_deref());
-                out.insert(format!("{lang}/{}", format.name()), key.unwrap());
+                out.insert(format!("{lang}/{format}"), key.unwrap());
             }
         }
         out

@@ -2,16 +2,15 @@
 //! ones directly, the others through the C ABI), or each in a child process
 //! of its own when its `[plugins.<name>]` table says `isolate = true`.
 
-use crate::plan::BuildOptions;
+use crate::builtin::search_path;
+use crate::options::BuildOptions;
 use rayon::prelude::*;
-use std::ffi::OsStr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 use stoa_book::rewrite::{PostSource, RewrittenSource, SourceHook};
 use stoa_book::{BookConfig, Edition, PluginConfig};
 use stoa_doc::Diagnostic;
-use stoa_plugin_host::{Isolation, PluginRun, PluginSession, SearchPath};
+use stoa_plugin_host::{Isolation, PluginRun, PluginSession};
 
 /// How long one hook of an isolated plugin may take unless `time-limit` says.
 const DEFAULT_TIME_LIMIT: f64 = 60.0;
@@ -111,7 +110,7 @@ fn edition(
     let (book, warnings) = session.apply_checked(edition.book, |plugin, book| {
         // Raw output and added files are checked right after the plugin
         // that wrote them, so that the error names it.
-        let mut found = crate::raw_check::check(book, plugin.name());
+        let mut found = crate::raw_check::check(&options.renderers, book, plugin.name());
         let dir = (!plugin.is_builtin())
             .then(|| plugin.path().parent())
             .flatten();
@@ -169,10 +168,7 @@ fn load_plugins(
                 }
                 None => stoa_plugin_host::load(&plugin.name, &search),
             };
-            loaded.map(|plugin| PluginRun {
-                plugin,
-                config: settings,
-            })
+            loaded.map(|plugin| PluginRun::new(plugin, settings))
         });
         match loaded {
             Ok(run) => runs.push(run),
@@ -184,32 +180,6 @@ fn load_plugins(
     } else {
         Err(errors)
     }
-}
-
-/// Where a build with `options` looks for plugins: `--plugin-dir`,
-/// `STOA_PLUGIN_PATH`, the book's `plugin-dir` (when `book_dir` is given),
-/// then the plugins built into stoa, then the folder of the executable.
-pub(crate) fn search_path(options: &BuildOptions, book_dir: Option<&Path>) -> SearchPath {
-    plugin_search(
-        &options.plugin_dirs,
-        options.plugin_path.as_deref(),
-        book_dir,
-        options.exe_dir.as_deref(),
-    )
-}
-
-/// The plugin search path of a build: the folders `--plugin-dir` gives,
-/// those of `STOA_PLUGIN_PATH` (`env_value`), a book's `plugin-dir`, then
-/// the plugins built into stoa, then `exe_dir`. A library in a folder
-/// before the built-ins overrides the built-in plugin of its name.
-pub fn plugin_search(
-    cli_dirs: &[PathBuf],
-    env_value: Option<&OsStr>,
-    book_dir: Option<&Path>,
-    exe_dir: Option<&Path>,
-) -> SearchPath {
-    SearchPath::standard(cli_dirs, env_value, book_dir, exe_dir)
-        .with_builtins(crate::builtin_plugins().iter().cloned())
 }
 
 /// How to run `plugin` (isolated or not) and the settings it is sent, without

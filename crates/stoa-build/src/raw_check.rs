@@ -4,11 +4,12 @@
 //! post, not a broken page or a Typst error in generated source.
 
 use stoa_doc::{Book, Diagnostic};
+use stoa_render::Renderers;
 
 /// The diagnostics for the raw output in `book` after plugin `plugin` ran,
 /// checked by the build's renderers.
-pub(crate) fn check(book: &Book, plugin: &str) -> Vec<Diagnostic> {
-    stoa_render::check_raw_output(book, plugin, |f| Some(crate::plan::renderer(f)))
+pub(crate) fn check(renderers: &Renderers, book: &Book, plugin: &str) -> Vec<Diagnostic> {
+    stoa_render::check_raw_output(book, plugin, |f| renderers.get(f.name()))
 }
 
 #[cfg(test)]
@@ -40,7 +41,7 @@ mod tests {
         let bad = book(vec![Block::Paragraph {
             content: vec![Inline::raw("pdf", "#read(\"/etc/passwd\")")],
         }]);
-        let found = check(&bad, "ornament");
+        let found = check(&stoa_renderers::builtin(), &bad, "ornament");
         assert_eq!(found.len(), 1, "{found:?}");
         let text = found[0].to_string();
         assert!(found[0].is_error());
@@ -48,7 +49,11 @@ mod tests {
         assert!(text.contains("posts/a/en.md"), "{text}");
         assert!(text.contains("`read`"), "{text}");
         let xhtml = book(vec![Block::raw("epub", "<p>open")]);
-        assert!(check(&xhtml, "x")[0].to_string().contains("well-formed"));
+        assert!(
+            check(&stoa_renderers::builtin(), &xhtml, "x")[0]
+                .to_string()
+                .contains("well-formed")
+        );
     }
 
     #[test]
@@ -58,7 +63,7 @@ mod tests {
             Block::raw("html", "<p class=\"end\">❦</p>"),
             Block::raw("pdf", "#align(center)[❦]"),
         ]);
-        assert!(check(&good, "x").is_empty());
+        assert!(check(&stoa_renderers::builtin(), &good, "x").is_empty());
         // The payloads of docs/plugins.md, "Raw output for one format".
         let who = stoa_doc::escape::typst_string("Tom & <Jerry>");
         let guide = book(vec![
@@ -69,9 +74,9 @@ mod tests {
                 content: vec![Inline::raw("pdf", format!("#smallcaps({who})"))],
             },
         ]);
-        assert!(check(&guide, "x").is_empty());
+        assert!(check(&stoa_renderers::builtin(), &guide, "x").is_empty());
         let odd = book(vec![Block::raw("docx", "<w:p/>")]);
-        let found = check(&odd, "x");
+        let found = check(&stoa_renderers::builtin(), &odd, "x");
         assert!(!found[0].is_error() && found[0].to_string().contains("`docx`"));
     }
 }

@@ -1,13 +1,249 @@
-//! Which editions the download page lists after a partial build: those just
-//! made, and those an earlier build left whose book and language still exist.
+//! The download page and the OPDS catalogs: each edition's entry (its
+//! files, its contents, its cover thumbnails), and which editions the page
+//! lists after a partial build: those just made, and those an earlier
+//! build left whose book and language still exist.
 
-use crate::plan::BuildOptions;
+use crate::cache::{Key, Made};
+use crate::incremental::{Incremental, edition_id};
+use crate::jobs::write;
+use crate::options::BuildOptions;
+use crate::prepare::theme_dir;
+use crate::render::PageCounts;
+use crate::report::{Report, Sink};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
-use stoa_site::SiteEntry;
+use std::path::{Path, PathBuf};
+use stoa_book::{BookConfig, Edition};
+use stoa_doc::{ChapterKind, Diagnostic, IdIndex, NotesPlan};
+use stoa_render::RenderContext;
+use stoa_site::{FileKind, SiteEntry};
+
+/// What the download page says of each file format of the build, in build
+/// order.
+fn file_kinds(options: &BuildOptions) -> Vec<FileKind> {
+    options
+        .renderers
+        .iter()
+        .filter(|r| !r.writes_folder())
+        .map(|r| FileKind {
+            extension: r.extension(),
+            label: r.label(),
+            media_type: r.media_type(),
+            paged: r.maps_pages(),
+        })
+        .collect()
+}
+
+/// Writes each edition's cover thumbnail, then the download page and the
+/// OPDS catalogs listing every edition whose files are in the output folder.
+pub(crate) fn write_site(
+    options: &BuildOptions,
+    editions: &[(&BookConfig, Edition)],
+    page_counts: &PageCounts,
+    sink: Sink,
+    report: &mut Report,
+    mut incr: Incremental,
+    site_key: Option<Key>,
+) {
+    incr.forget_others(options);
+    if !options.site {
+        return;
+    }
+    // The thumbnails the cache shows unchanged are not drawn again.
+    let thumbnails: Vec<(Option<Key>, bool)> = editions
+        .iter()
+        .map(|(config, edition)| incr.thumbnails(options, config, &edition.book.lang))
+        .collect();
+    let entries: Vec<Result<Option<SiteEntry>, Vec<Diagnostic>>> = editions
+        .par_iter()
+        .zip(&thumbnails)
+        .map(|((config, edition), (_, fresh))| {
+            let pages = page_counts
+                .get(&(config.id.clone(), edition.book.lang.clone()))
+                .copied();
+            site_entry(options, config, edition, pages, *fresh)
+        })
+        .collect();
+    let mut listed = Vec::new();
+    for ((entry, (key, fresh)), (config, edition)) in
+        entries.into_iter().zip(thumbnails).zip(editions)
+    {
+        match entry {
+            Ok(Some(entry)) => {
+                if !fresh {
+                    let drawn: Vec<PathBuf> = [&entry.cover, &entry.cover_2x]
+                        .into_iter()
+                        .flatten()
+                        .map(|p| options.out_dir.join(p))
+                        .collect();
+                    let made = key.and_then(|key| {
+                        let path = drawn.first()?.clone();
+                        Made::new(&options.out_dir, key, path, 0, &drawn, Vec::new(), None)
+                    });
+                    let id = edition_id(&config.id, &edition.book.lang);
+                    incr.cache.set_thumbnails(id, made);
+                }
+                listed.push(entry)
+            }
+            Ok(None) => {}
+            Err(errors) => report.fail(sink, "download page", errors),
+        }
+    }
+    // A PDF this build did not make keeps the page count it had.
+    keep_page_counts(options, &mut listed);
+    // A partial build lists what earlier builds left in the folder too.
+    let listed = with_previous(options, listed);
+    incr.cache.set_site(None);
+    if listed.is_empty() {
+        return;
+    }
+    match stoa_site::write_site(&options.out_dir, &listed, &file_kinds(options)) {
+        Ok(mut written) => {
+            // Remembered only when this build made everything it planned.
+            written.push(options.out_dir.join(stoa_site::MANIFEST));
+            // The page lists the files it found: one removed or changed
+            // by hand (a PDF deleted) makes it stale.
+            for entry in &listed {
+                let files = entry
+                    .files
+                    .iter()
+                    .chain(&entry.cover)
+                    .chain(&entry.cover_2x);
+                written.extend(files.chain(&entry.web).map(|f| options.out_dir.join(f)));
+            }
+            let index = options.out_dir.join(stoa_site::INDEX_HTML);
+            if let (Some(key), true) = (site_key, report.ok()) {
+                let made = Made::new(&options.out_dir, key, index, 0, &written, Vec::new(), None);
+                incr.cache.set_site(made);
+            }
+        }
+        Err(error) => report.fail(sink, "download page", vec![error]),
+    }
+}
+
+/// Removes the download page and the OPDS catalogs before any artifact is
+/// replaced (see `build_in_pool`).
+pub(crate) fn retire_site(out_dir: &Path) -> Result<(), Diagnostic> {
+    let Ok(entries) = std::fs::read_dir(out_dir) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = name == stoa_site::INDEX_HTML
+            || name == stoa_site::OPDS_XML
+            || (name.starts_with("opds-") && name.ends_with(".xml"));
+        if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+            std::fs::remove_file(entry.path()).map_err(|e| {
+                Diagnostic::error(format!("cannot replace {}: {e}", entry.path().display()))
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Thumbnail size: 0.75 pixel per point gives about 300 × 446 pixels.
+const THUMBNAIL_PIXELS_PER_PT: f32 = 0.75;
+
+/// The thumbnail for high-density screens (`srcset` 2x): twice as sharp,
+/// since the page shows the cover up to 176 CSS pixels wide.
+const THUMBNAIL_2X_PIXELS_PER_PT: f32 = 2.0 * THUMBNAIL_PIXELS_PER_PT;
+
+/// The entry of one edition on the download page; `pages` is the page count
+/// of the PDF this build made, if it made one.
+fn site_entry(
+    options: &BuildOptions,
+    config: &BookConfig,
+    edition: &Edition,
+    pages: Option<usize>,
+    thumbnails_fresh: bool,
+) -> Result<Option<SiteEntry>, Vec<Diagnostic>> {
+    let book = &edition.book;
+    let stem = format!("{}-{}", config.id, book.lang);
+    let mut files = Vec::new();
+    let mut web = None;
+    for renderer in options.renderers.iter() {
+        if renderer.writes_folder() {
+            let index = PathBuf::from(&config.id)
+                .join(&book.lang)
+                .join("index.html");
+            if options.out_dir.join(&index).is_file() {
+                web = Some(index);
+            }
+            continue;
+        }
+        let file = PathBuf::from(&config.id).join(format!("{stem}.{}", renderer.extension()));
+        if options.out_dir.join(&file).is_file() {
+            files.push(file);
+        }
+    }
+    if files.is_empty() && web.is_none() {
+        return Ok(None);
+    }
+    let (cover, cover_2x) = match options.renderers.cover_painter() {
+        // Drawn by an earlier build from the same edition and theme, and
+        // still as it left them.
+        Some(_) if thumbnails_fresh => (
+            Some(PathBuf::from(&config.id).join(format!("{stem}-cover.png"))),
+            Some(PathBuf::from(&config.id).join(format!("{stem}-cover-2x.png"))),
+        ),
+        Some(painter) => {
+            let (notes, ids) = (NotesPlan::of(book), IdIndex::default());
+            let theme = theme_dir(options, config)?;
+            let (roots, layout) = (&edition.roots, &edition.layout);
+            let ctx = RenderContext::new(book, &notes, &ids, &theme, roots, layout);
+            let _t = crate::timings::phase(|| format!("  thumbnails {stem}"));
+            let png = painter.cover_png(&ctx, THUMBNAIL_PIXELS_PER_PT)?;
+            let cover = PathBuf::from(&config.id).join(format!("{stem}-cover.png"));
+            write(&options.out_dir.join(&cover), &png)?;
+            let png = painter.cover_png(&ctx, THUMBNAIL_2X_PIXELS_PER_PT)?;
+            let cover_2x = PathBuf::from(&config.id).join(format!("{stem}-cover-2x.png"));
+            write(&options.out_dir.join(&cover_2x), &png)?;
+            (Some(cover), Some(cover_2x))
+        }
+        None => (None, None),
+    };
+    let has_pdf = files.iter().any(|f| has_paged_extension(options, f));
+    Ok(Some(SiteEntry {
+        book: config.id.clone(),
+        lang: book.lang.clone(),
+        title: book.meta.title.clone(),
+        subtitle: book.meta.subtitle.clone(),
+        author: book.meta.author.clone(),
+        description: book.meta.description.clone(),
+        identifier: book.meta.identifier.clone(),
+        date: book.meta.date.clone(),
+        modified: book.meta.modified.clone(),
+        cover,
+        cover_2x,
+        files,
+        web,
+        pages: pages.filter(|_| has_pdf),
+        contents: book.chapters.iter().map(|c| c.title.clone()).collect(),
+        contents_label: Some(book.labels.contents.clone()),
+        parts: edition
+            .layout
+            .groups(&book.chapters)
+            .into_iter()
+            .filter_map(|group| {
+                Some(stoa_site::ContentsPart {
+                    title: edition.layout.parts[group.part?].title.clone(),
+                    start: *group.chapters.first()?,
+                    len: group.chapters.len(),
+                })
+            })
+            .collect(),
+        posts: book
+            .chapters
+            .iter()
+            .filter(|c| c.kind == ChapterKind::Post)
+            .count(),
+        book_posts: config.posts.len(),
+    }))
+}
 
 /// `fresh` plus the editions of earlier builds still in the output folder,
 /// without those whose book folder (or language in its book.toml) is gone.
-pub(crate) fn with_previous(options: &BuildOptions, fresh: Vec<SiteEntry>) -> Vec<SiteEntry> {
+fn with_previous(options: &BuildOptions, fresh: Vec<SiteEntry>) -> Vec<SiteEntry> {
     let previous = stoa_site::previous_entries(&options.out_dir);
     // Each book's languages, read once; `None` when its book.toml is gone,
     // and every language kept when it does not load (the build says why).
@@ -36,16 +272,13 @@ pub(crate) fn with_previous(options: &BuildOptions, fresh: Vec<SiteEntry>) -> Ve
 /// Gives each fresh edition that has a PDF but no page count (this build
 /// made its other formats only) the count the last build listed for it: the
 /// PDF on disk is the one that build made.
-pub(crate) fn keep_page_counts(options: &BuildOptions, fresh: &mut [SiteEntry]) {
+fn keep_page_counts(options: &BuildOptions, fresh: &mut [SiteEntry]) {
     if fresh.iter().all(|e| e.pages.is_some()) {
         return;
     }
     let previous = stoa_site::previous_entries(&options.out_dir);
     for entry in fresh.iter_mut().filter(|e| e.pages.is_none()) {
-        let has_pdf = entry
-            .files
-            .iter()
-            .any(|f| f.extension().is_some_and(|x| x == "pdf"));
+        let has_pdf = entry.files.iter().any(|f| has_paged_extension(options, f));
         if !has_pdf {
             continue;
         }
@@ -54,4 +287,14 @@ pub(crate) fn keep_page_counts(options: &BuildOptions, fresh: &mut [SiteEntry]) 
             .find(|p| p.book == entry.book && p.lang == entry.lang)
             .and_then(|p| p.pages);
     }
+}
+
+/// Whether `file` is of a paged format (the PDF), whose page count the
+/// page shows.
+fn has_paged_extension(options: &BuildOptions, file: &Path) -> bool {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    options
+        .renderers
+        .iter()
+        .any(|r| r.maps_pages() && !r.writes_folder() && r.extension() == ext)
 }

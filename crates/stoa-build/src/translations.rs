@@ -1,7 +1,8 @@
 //! Stale translations, checked before a build: warnings, or errors with
 //! `--deny-stale` (stoa-translate knows what is stale).
 
-use crate::plan::{BuildOptions, Event, Report};
+use crate::options::BuildOptions;
+use crate::report::{Event, Report};
 use stoa_book::BookConfig;
 use stoa_doc::{Diagnostic, Severity};
 

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use stoa_build::{BuildOptions, Depth, Format};
+use stoa_build::{BuildOptions, Depth, Renderers};
 use stoa_doc::{Diagnostic, Severity};
 
 #[derive(clap::Args)]
@@ -48,7 +48,7 @@ struct Shown {
     hint: String,
 }
 
-pub(crate) fn run(args: CheckArgs) -> ExitCode {
+pub(crate) fn run(args: CheckArgs, renderers: &Renderers) -> ExitCode {
     let options = BuildOptions {
         books_dir: args.books.clone(),
         themes_dir: args.themes,
@@ -56,7 +56,8 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
         out_dir: PathBuf::from("dist"),
         books: args.book.clone(),
         languages: args.lang.clone(),
-        formats: Format::ALL.to_vec(),
+        formats: renderers.names(),
+        renderers: renderers.clone(),
         jobs: args.jobs.map(usize::from),
         emit_sources: false,
         source_date_epoch: None,

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use stoa_build::{BuildOptions, Event, Format, Report, Session};
+use stoa_build::{BuildOptions, Event, Renderers, Report, Session};
 use stoa_doc::Diagnostic;
 use stoa_serve::{Live, LiveError, Server, ServerHandle};
 use stoa_watch::{Batch, OutputIndex, WatchConfig, Watcher};
@@ -89,13 +89,13 @@ impl ServeWatchArgs {
 }
 
 /// `stoa watch`.
-pub fn run(args: WatchArgs) -> ExitCode {
+pub fn run(args: WatchArgs, renderers: &Renderers) -> ExitCode {
     let serve = args.serve.then(|| SocketAddr::new(args.address, args.port));
-    run_with(&args.build, serve, true, &args.common)
+    run_with(&args.build, renderers, serve, true, &args.common)
 }
 
 /// `stoa serve --watch`: the build's other settings are their defaults.
-pub fn serve(args: ServeArgs) -> ExitCode {
+pub fn serve(args: ServeArgs, renderers: &Renderers) -> ExitCode {
     use clap::{Args, FromArgMatches};
     let command = BuildArgs::augment_args(clap::Command::new("stoa serve --watch"));
     let argv: [std::ffi::OsString; 7] = [
@@ -118,11 +118,23 @@ pub fn serve(args: ServeArgs) -> ExitCode {
         }
     };
     let addr = SocketAddr::new(args.address, args.port);
-    run_with(&build, Some(addr), !args.quiet, &args.watch.common)
+    run_with(
+        &build,
+        renderers,
+        Some(addr),
+        !args.quiet,
+        &args.watch.common,
+    )
 }
 
-fn run_with(build: &BuildArgs, serve: Option<SocketAddr>, log: bool, common: &Common) -> ExitCode {
-    let options = match crate::build_options(build) {
+fn run_with(
+    build: &BuildArgs,
+    renderers: &Renderers,
+    serve: Option<SocketAddr>,
+    log: bool,
+    common: &Common,
+) -> ExitCode {
+    let options = match crate::build_options(build, renderers) {
         Ok(options) => options,
         Err(code) => return code,
     };
@@ -303,7 +315,7 @@ struct Watch {
 /// An artifact as the build reported it, with when.
 struct Seen {
     path: PathBuf,
-    format: Format,
+    format: &'static str,
     written: bool,
     at: SystemTime,
 }
@@ -406,7 +418,12 @@ impl Watch {
             .iter()
             .filter(|s| s.written)
             .map(|s| {
-                let slash = if s.format == Format::Html { "/" } else { "" };
+                let folder = self.session.options().renderers.get(s.format);
+                let slash = if folder.is_some_and(|r| r.writes_folder()) {
+                    "/"
+                } else {
+                    ""
+                };
                 format!("{}{slash}", s.path.display())
             })
             .collect();

@@ -11,10 +11,10 @@
 //! than top-down and left-right) is left to mermaid-svg, unchanged.
 
 use crate::layout::{self, Run};
-use crate::svg::escape;
 use mermaid_svg::Theme;
 use mermaid_svg::ast::{EdgeHead, EdgeLine, FlowDirection, FlowchartDiagram, NodeShape};
 use std::collections::HashMap;
+use stoa_doc::escape::{xml_attribute, xml_text};
 
 /// The font size of node labels, in CSS pixels.
 const FONT_SIZE: f64 = 14.0;
@@ -802,10 +802,10 @@ pub(crate) fn render(scene: &Scene, theme: &Theme) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="{f}" font-size="{fs}">"#,
         w = n(scene.width),
         h = n(scene.height),
-        f = escape(&theme.font_family),
+        f = xml_attribute(&theme.font_family),
         fs = n(FONT_SIZE),
     );
-    let fg = escape(&theme.fg);
+    let fg = xml_attribute(&theme.fg);
     for frame in &scene.frames {
         let r = frame.rect;
         s.push_str(&format!(
@@ -814,18 +814,18 @@ pub(crate) fn render(scene: &Scene, theme: &Theme) -> String {
             n(r.y),
             n(r.w),
             n(r.h),
-            escape(&theme.flow_cluster_fill),
-            escape(&theme.flow_cluster_stroke)
+            xml_attribute(&theme.flow_cluster_fill),
+            xml_attribute(&theme.flow_cluster_stroke)
         ));
         s.push_str(&format!(
             r#"<text x="{}" y="{}" fill="{fg}" font-size="{}">{}</text>"#,
             n(frame.label_box.x),
             n(frame.label_box.y + 12.0),
             n(GROUP_FONT_SIZE),
-            escape(&frame.label)
+            xml_text(&frame.label)
         ));
     }
-    let stroke = escape(&theme.flow_edge_stroke);
+    let stroke = xml_attribute(&theme.flow_edge_stroke);
     for edge in &scene.edges {
         if edge.line == EdgeLine::Invisible || edge.points.len() < 2 {
             continue;
@@ -855,16 +855,16 @@ pub(crate) fn render(scene: &Scene, theme: &Theme) -> String {
                 n(r.y),
                 n(r.w),
                 n(r.h),
-                escape(&theme.flow_label_bg),
+                xml_attribute(&theme.flow_label_bg),
                 n(r.x + r.w / 2.0),
                 n(r.y + r.h / 2.0 + 4.5),
                 n(FONT_SIZE - 1.0),
-                escape(label)
+                xml_text(label)
             ));
         }
     }
-    let fill = escape(&theme.flow_node_fill);
-    let line = escape(&theme.flow_node_stroke);
+    let fill = xml_attribute(&theme.flow_node_fill);
+    let line = xml_attribute(&theme.flow_node_stroke);
     let paint = format!(r#"fill="{fill}" stroke="{line}" stroke-width="1.5""#);
     for node in &scene.nodes {
         let Rect { x, y, w, h } = node.rect;
@@ -920,7 +920,7 @@ pub(crate) fn render(scene: &Scene, theme: &Theme) -> String {
                 r#"<text x="{}" y="{}" text-anchor="middle" fill="{fg}">{}</text>"#,
                 n(cx),
                 n(first + k as f64 * LINE_H + FONT_SIZE * 0.35),
-                escape(text)
+                xml_text(text)
             ));
         }
     }

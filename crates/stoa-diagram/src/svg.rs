@@ -3,6 +3,8 @@
 //! description (screen readers), the book's font, and ids unique in the
 //! book (several drawings share one XHTML page).
 
+use stoa_doc::escape::{xml_attribute, xml_text};
+
 /// The caption written as the diagram's front-matter `title:`, and the
 /// code without it (so the renderer does not draw the title as well).
 pub(crate) fn split_caption(source: &str) -> (Option<String>, String) {
@@ -107,9 +109,9 @@ pub(crate) fn finish(raw: &str, prefix: &str, title: &str, desc: &str) -> Option
         h = crate::number(height),
         p = prefix,
         font = crate::FONT,
-        fs = escape(font_size),
-        title = escape(title),
-        desc = escape(desc),
+        fs = xml_attribute(font_size),
+        title = xml_text(title),
+        desc = xml_text(desc),
         body = body,
     );
     Some(Finished { svg, width, height })
@@ -194,20 +196,5 @@ fn replace_font(body: &str) -> String {
         rest = &rest[start + len..];
     }
     out.push_str(rest);
-    out
-}
-
-/// Text for an XML attribute or element.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
     out
 }

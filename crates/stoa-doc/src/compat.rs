@@ -150,21 +150,12 @@ pub fn raise_chapter(chapter: &mut Chapter) {
     });
 }
 
-/// The minor tree version that introduced `format`: a plugin is asked for
-/// styles only for the formats its minor knows.
-pub fn format_minor(format: Format) -> u32 {
-    match format {
-        Format::Epub | Format::Pdf => 0,
-        Format::Html => 1,
-    }
-}
-
 /// The formats a plugin reading tree minor version `minor` knows, in
 /// build order.
 pub fn formats_known(minor: u32) -> Vec<Format> {
     Format::ALL
         .into_iter()
-        .filter(|&f| format_minor(f) <= minor)
+        .filter(|f| f.since_minor() <= minor)
         .collect()
 }
 

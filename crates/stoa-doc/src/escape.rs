@@ -1,78 +1,41 @@
-//! Escaping a post's text for raw output ([`crate::Block::Raw`]): text from
-//! a post must never become code. A plugin that puts words of the post (a
-//! speaker's name, a term) into a raw payload passes them through these
-//! first, so that `<`, `&`, `#`, `]` or `#read("/etc/passwd")` are printed,
-//! not run. The SDK re-exports them as `stoa_sdk::escape`.
-
-/// `text` escaped for XHTML or HTML content and attribute values (`epub`
-/// and `html` payloads, and the download page and catalogs of
-/// `stoa-site`): `&`, `<`, `>`, `"` and `'` become references, and
-/// characters XML forbids or discourages (controls but tab, newline and
-/// carriage return; U+FFFE and U+FFFF) are dropped.
-pub fn xhtml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if c.is_control() || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// `text` as a Typst string literal, quotes included: for an argument in a
-/// `pdf` payload, e.g. `format!("#smallcaps({})", typst_string(name))`.
-pub fn typst_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// `text` for Typst markup (the body of a `pdf` payload): the string
-/// literal as an expression, `#"..."`, ended by `;` so that what follows
-/// it (say `.txt`) stays text. It prints exactly `text`.
-pub fn typst_markup(text: &str) -> String {
-    format!("#{};", typst_string(text))
-}
+//! The one place where text becomes markup. Every writer escapes through
+//! these functions: the XHTML of the EPUB and the web edition
+//! (stoa-xhtml), the SVG of drawings (stoa-diagram), the download page and
+//! the catalogs (stoa-site), the Typst source of the PDF (stoa-pdf), and the
+//! plugins, which put words of a post (a speaker's name, a term) into a raw
+//! payload ([`crate::Block::Raw`]) through `stoa_sdk::escape`, so that `<`,
+//! `&`, `#`, `]` or `#read("/etc/passwd")` are printed, not run. A test
+//! fails if a second escaper appears anywhere in the workspace.
+//!
+//! # XML and HTML
+//!
+//! One set of rules: `&`, `<` and `>` always become references, and the
+//! characters of [`xml_dropped`] (those XML forbids or discourages and HTML
+//! calls parse errors) never reach the output. The three functions differ
+//! only in what else they escape, and each exists because a writer needs
+//! its output exactly as it is:
+//!
+//! | function          | also escapes                         | for |
+//! |-------------------|--------------------------------------|-----|
+//! | [`xml_text`]      | nothing                              | element content, by a writer that knows it writes content (stoa-xhtml, the text of stoa-diagram's drawings): quotes stay as the author typed them |
+//! | [`xml_attribute`] | `"`; tab and line feed as references | double-quoted attribute values: a parser reads a literal tab or line feed there as a space, a reference as itself |
+//! | [`xhtml`]         | `"` and `'`                          | text whose place the escaper cannot see (a plugin's raw payload, stoa-site's pages): safe in content and in attributes quoted either way, where a literal tab or line feed reads as a space |
+//!
+//! HTML needs no flavour of its own: every reference written here means
+//! the same in HTML and XML, and what the HTML parser would report (controls
+//! and noncharacters in the text, a reference to a carriage return) is
+//! among the dropped characters.
+//!
+//! # Typst
+//!
+//! [`typst_string`] (or [`push_typst_string`]) writes a string literal and
+//! [`typst_markup`] that literal as an expression in markup: text from a
+//! post reaches Typst in no other way.
 
 #[cfg(test)]
-mod tests {
-    use super::*;
+mod guard;
+mod typst;
+mod xml;
 
-    #[test]
-    fn markup_characters_are_escaped() {
-        assert_eq!(
-            xhtml("<b class=\"x\">Tom & 'Jerry'</b>"),
-            "&lt;b class=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/b&gt;"
-        );
-        assert_eq!(xhtml("a\u{7}b"), "ab");
-        // Not XML characters: a payload holding them is not well-formed.
-        assert_eq!(xhtml("a\u{FFFE}b\u{FFFF}\u{85}"), "ab");
-        assert_eq!(
-            typst_string("say \"hi\" \\ #x\n"),
-            r#""say \"hi\" \\ #x\n""#
-        );
-        assert_eq!(
-            typst_markup("#read(\"/etc/passwd\")"),
-            r##"#"#read(\"/etc/passwd\")";"##
-        );
-    }
-}
+pub use typst::{push_typst_string, typst_markup, typst_string};
+pub use xml::{push_xml_attribute, push_xml_text, xhtml, xml_attribute, xml_dropped, xml_text};

@@ -2,10 +2,15 @@
 //! every renderer reads once: roles, the notes plan, the id index, one traversal.
 
 pub mod compat;
+#[cfg(test)]
+mod copies;
 mod depth;
 mod diag;
 pub mod escape;
 mod ids;
+mod labels;
+#[cfg(test)]
+mod module_graph;
 mod notes;
 mod page_ref;
 mod role;
@@ -16,6 +21,7 @@ mod walk;
 pub use depth::{MAX_TREE_DEPTH, check_depth, tree_depth};
 pub use diag::{Diagnostic, Severity};
 pub use ids::{IdIndex, LinkTarget};
+pub use labels::Labels;
 pub use notes::{ChapterNotes, Note, NotesPlan, Placement};
 pub use page_ref::{PAGE_REF_ROLE, page_ref_url};
 pub use role::{Format, NoteNumbering, NotePlacement, NoteStyle, Role};

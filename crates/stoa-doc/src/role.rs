@@ -158,9 +158,15 @@ pub struct NoteStyle {
     pub numbering: NoteNumbering,
 }
 
-/// An output format. On the plugin wire and in [`crate::Style::format`] a
-/// format travels as its [`Format::name`]; a name a reader does not know is
-/// not an error (a plugin simply contributes no style for it).
+/// An output format as plugins know it: the formats a plugin can style and
+/// write raw output for. On the plugin wire and in [`crate::Style::format`]
+/// a format travels as its [`Format::name`]; a name a reader does not know
+/// is not an error (a plugin simply contributes no style for it).
+///
+/// This is the wire's list, versioned with the tree: a format joins it (one
+/// row in [`Format::ALL`] and in each method below) when plugins may style
+/// it. The formats a build writes are the renderers of its registry
+/// (`stoa-renderers`), which may have more, unstyled by plugins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Format {
     /// EPUB 3.3; styles are CSS.
@@ -194,6 +200,15 @@ impl Format {
         match self {
             Format::Epub | Format::Html => "css",
             Format::Pdf => "typst",
+        }
+    }
+
+    /// The minor tree version that introduced the format: a plugin is asked
+    /// for styles only for the formats its minor knows.
+    pub fn since_minor(self) -> u32 {
+        match self {
+            Format::Epub | Format::Pdf => 0,
+            Format::Html => 1,
         }
     }
 }

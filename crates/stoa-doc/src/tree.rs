@@ -1,7 +1,7 @@
 //! The types of the tree. Every type serializes to JSON with a `type` tag, so
 //! a plugin in any language can read and write it.
 
-use crate::{NoteStyle, Role};
+use crate::{Labels, NoteStyle, Role};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -126,35 +126,6 @@ pub struct BookMeta {
     /// When this edition was last changed, `YYYY-MM-DDTHH:MM:SSZ`; fixed by
     /// the input (SOURCE_DATE_EPOCH or the date), never by the clock.
     pub modified: String,
-}
-
-/// Words a renderer or a plugin prints that are not the author's: headings
-/// of generated pages and the like, already in the book's language (from
-/// stoa's locale table, or the book's `[labels.<lang>]`). A field missing
-/// from a tree written by an older stoa reads as empty.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Labels {
-    /// Heading of the table of contents.
-    pub contents: String,
-    /// Heading of the about-the-author part.
-    pub about_author: String,
-    /// Heading of a notes section or chapter.
-    pub notes: String,
-    /// Label of the link from a note back to its reference.
-    pub back_to_text: String,
-    /// Colophon line naming the typesetter.
-    pub typeset_with: String,
-    /// Heading of the title page landmark.
-    pub title_page: String,
-    /// Heading of the cover landmark.
-    pub cover: String,
-    /// Heading of the colophon.
-    pub colophon: String,
-    /// The heading that opens a post's glossary, and the appendix's title.
-    pub glossary: String,
-    /// The heading of a dialogue's list of speakers.
-    pub characters: String,
 }
 
 /// What part a chapter plays in the book.

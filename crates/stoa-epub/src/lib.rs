@@ -22,8 +22,16 @@ use stoa_xhtml::{Flavor, Markup};
 pub struct EpubRenderer;
 
 impl Renderer for EpubRenderer {
-    fn format(&self) -> Format {
-        Format::Epub
+    fn name(&self) -> &'static str {
+        Format::Epub.name()
+    }
+
+    fn label(&self) -> &'static str {
+        "EPUB"
+    }
+
+    fn media_type(&self) -> &'static str {
+        "application/epub+zip"
     }
 
     /// Raw output for this format: see [`Renderer::check_raw`].
@@ -268,7 +276,7 @@ fn metadata(
     for (property, value) in accessibility(book, paged) {
         epub.add_metadata_opf(Box::new(MetadataOpfV3::new(
             property.into(),
-            stoa_xhtml::escape(&value),
+            stoa_doc::escape::xml_text(&value),
         )));
     }
     Ok(())
@@ -432,18 +440,16 @@ mod tests {
     fn epub_paged(book: &Book, pages: Option<&stoa_render::PageMap>) -> Vec<u8> {
         let notes = NotesPlan::of(book);
         let ids = IdIndex::of(book);
-        let ctx = RenderContext {
+        let theme = stoa_render::Theme::folder("none", "/no/theme");
+        let ctx = RenderContext::new(
             book,
-            notes: &notes,
-            ids: &ids,
-            theme: &stoa_render::Theme::folder("none", "/no/theme"),
-            roots: &[],
-            cover_png: None,
-            emit_sources: false,
-            pages,
-            alternates: &[],
-            layout: stoa_render::Layout::empty(),
-        };
+            &notes,
+            &ids,
+            &theme,
+            &[],
+            stoa_render::Layout::empty(),
+        )
+        .with_pages(pages);
         render_epub(&ctx, "body {}").unwrap()
     }
 
@@ -470,18 +476,15 @@ mod tests {
         let book = book();
         let notes = NotesPlan::of(&book);
         let ids = IdIndex::of(&book);
-        let ctx = RenderContext {
-            book: &book,
-            notes: &notes,
-            ids: &ids,
-            theme: &stoa_render::Theme::folder("none", "/no/theme"),
-            roots: &[],
-            cover_png: None,
-            emit_sources: false,
-            pages: None,
-            alternates: &[],
-            layout: stoa_render::Layout::empty(),
-        };
+        let theme = stoa_render::Theme::folder("none", "/no/theme");
+        let ctx = RenderContext::new(
+            &book,
+            &notes,
+            &ids,
+            &theme,
+            &[],
+            stoa_render::Layout::empty(),
+        );
         let errors = EpubRenderer.render(&ctx).unwrap_err();
         assert!(
             errors[0].message.contains("/no/theme/epub.css"),

@@ -62,7 +62,7 @@ pub fn repack(raw: &[u8], book: &Book, extras: &Extras) -> std::io::Result<Vec<u
 /// the title typed as main and the subtitle, and, when the EPUB has a page
 /// list (`paged`), the print edition as its source.
 fn package(opf: &[u8], book: &Book, paged: bool) -> Vec<u8> {
-    let lang = stoa_xhtml::escape(&book.lang);
+    let lang = stoa_doc::escape::xml_attribute(&book.lang);
     let mut text = String::from_utf8_lossy(opf)
         .replace(
             "<dc:language id=\"epub-creator-",
@@ -83,14 +83,14 @@ fn package(opf: &[u8], book: &Book, paged: bool) -> Vec<u8> {
     {
         after_title.push_str(&format!(
             "\n    <dc:title id=\"subtitle\">{}</dc:title>\n    <meta refines=\"#subtitle\" property=\"title-type\">subtitle</meta>",
-            stoa_xhtml::escape(subtitle)
+            stoa_doc::escape::xml_text(subtitle)
         ));
     }
     if paged {
         // The PDF edition carries the same identifier (typst-pdf's `ident`).
         after_title.push_str(&format!(
             "\n    <dc:source id=\"print-edition\">{}</dc:source>\n    <meta refines=\"#print-edition\" property=\"source-of\">pagination</meta>",
-            stoa_xhtml::escape(&book.meta.identifier)
+            stoa_doc::escape::xml_text(&book.meta.identifier)
         ));
     }
     if let Some(at) = text.find("<dc:title>") {
@@ -134,7 +134,7 @@ fn with_language(nav: &[u8], lang: &str) -> Vec<u8> {
     } else {
         ""
     };
-    let lang = stoa_xhtml::escape(lang);
+    let lang = stoa_doc::escape::xml_attribute(lang);
     text.replacen(
         "xmlns:epub=\"http://www.idpf.org/2007/ops\">",
         &format!(

@@ -19,8 +19,21 @@ use stoa_xhtml::{Flavor, Markup};
 pub struct HtmlRenderer;
 
 impl Renderer for HtmlRenderer {
-    fn format(&self) -> Format {
-        Format::Html
+    fn name(&self) -> &'static str {
+        Format::Html.name()
+    }
+
+    fn label(&self) -> &'static str {
+        "HTML"
+    }
+
+    fn media_type(&self) -> &'static str {
+        "text/html"
+    }
+
+    /// The web edition is a folder of pages, opened at `index.html`.
+    fn writes_folder(&self) -> bool {
+        true
     }
 
     /// Each chapter links to the same chapter in the other languages.

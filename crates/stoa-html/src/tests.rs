@@ -114,18 +114,16 @@ const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\0\x03\0\0\0\x02rest";
 fn site(book: &Book, cover: Option<&[u8]>) -> Vec<(String, Vec<u8>)> {
     let notes = NotesPlan::of(book);
     let ids = IdIndex::of(book);
-    let ctx = RenderContext {
+    let theme = stoa_render::Theme::folder("none", "/no/theme");
+    let ctx = RenderContext::new(
         book,
-        notes: &notes,
-        ids: &ids,
-        theme: &stoa_render::Theme::folder("none", "/no/theme"),
-        roots: &[],
-        cover_png: cover,
-        emit_sources: false,
-        pages: None,
-        alternates: &[],
-        layout: stoa_render::Layout::empty(),
-    };
+        &notes,
+        &ids,
+        &theme,
+        &[],
+        stoa_render::Layout::empty(),
+    )
+    .with_cover(cover);
     render_site(&ctx, "body {}").unwrap()
 }
 
@@ -297,18 +295,16 @@ fn chapters_link_to_the_same_chapter_in_the_other_languages() {
         lang: "pt-BR".into(),
         slugs: vec![first.clone()],
     }];
-    let ctx = RenderContext {
-        book: &book,
-        notes: &notes,
-        ids: &ids,
-        theme: &stoa_render::Theme::folder("none", "/no/theme"),
-        roots: &[],
-        cover_png: None,
-        emit_sources: false,
-        pages: None,
-        alternates: &alternates,
-        layout: stoa_render::Layout::empty(),
-    };
+    let theme = stoa_render::Theme::folder("none", "/no/theme");
+    let ctx = RenderContext::new(
+        &book,
+        &notes,
+        &ids,
+        &theme,
+        &[],
+        stoa_render::Layout::empty(),
+    )
+    .with_alternates(&alternates);
     let files = render_site(&ctx, "body {}").unwrap();
     let href = format!("../pt-BR/{first}.html");
     let linked = page(&files, &format!("{first}.html"));

@@ -4,9 +4,15 @@
 use crate::scan::{Block, Kind};
 use crate::{Hit, Lint};
 
-/// The headings that introduce a glossary in the languages stoa knows, as
-/// the glossary plugin reads them by default.
-const HEADINGS: &[&str] = &["glossary", "glossário", "glosario", "glossaire", "glossar"];
+/// Whether `title` (in lower case) is the word that opens a glossary in
+/// one of the languages of stoa's locale table: the heading the glossary
+/// plugin reads in each edition, unless the book names another. Any
+/// language's, as a post may quote another edition's.
+fn is_table_heading(title: &str) -> bool {
+    stoa_locale::LOCALES
+        .iter()
+        .any(|l| l.book.glossary.to_lowercase() == title)
+}
 
 /// Each `term: definition` item under a glossary heading whose term does
 /// not occur (allowing for a plural or an inflected ending) elsewhere in the post.
@@ -14,8 +20,7 @@ pub(crate) fn unused_terms(blocks: &[Block], extra: &[String], hits: &mut Vec<Hi
     let is_glossary = |b: &Block| {
         let title = b.text.trim().to_lowercase();
         matches!(b.kind, Kind::Heading(_))
-            && (HEADINGS.contains(&title.as_str())
-                || extra.iter().any(|h| h.trim().to_lowercase() == title))
+            && (is_table_heading(&title) || extra.iter().any(|h| h.trim().to_lowercase() == title))
     };
     let Some(at) = blocks.iter().position(is_glossary) else {
         return;
@@ -85,5 +90,20 @@ mod tests {
         assert!(test_post("", body, "pt-BR").is_empty());
         // No glossary, nothing to say.
         assert!(test_post("", "- agora: a square\n", "en").is_empty());
+    }
+
+    #[test]
+    fn every_language_of_the_locale_table_opens_a_glossary() {
+        for locale in stoa_locale::LOCALES {
+            let heading = locale.book.glossary;
+            let body = format!("Words.\n\n## {heading}\n\n- drachma: a coin\n");
+            assert_eq!(
+                ids(&test_post("", &body, "en")),
+                ["unused-glossary-term"],
+                "{heading}"
+            );
+        }
+        let body = "Words.\n\n## Vocabulary\n\n- drachma: a coin\n";
+        assert!(test_post("", body, "en").is_empty());
     }
 }

@@ -93,8 +93,8 @@ pub struct Post<'a> {
     pub lang: &'a str,
     /// The post's folder, against which relative links are checked.
     pub dir: Option<&'a Path>,
-    /// Headings that introduce a glossary besides the usual ones in en, pt,
-    /// es, fr and de (`[plugins.glossary] headings` of the book).
+    /// Headings that introduce a glossary besides the words of stoa's
+    /// locale table (`[plugins.glossary] headings` of the book).
     pub glossary_headings: &'a [String],
 }
 

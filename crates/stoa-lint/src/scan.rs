@@ -1,10 +1,10 @@
 //! A post's Markdown as the lints see it: its top-level blocks in order, each
 //! with its first line, plain text and the source position of each piece of
 //! text. The document tree carries no source positions, so the lints read
-//! pulldown-cmark's events with their offsets, with the options
-//! stoa-markdown parses posts with.
+//! pulldown-cmark's events with their offsets, in the dialect stoa-markdown
+//! parses posts in ([`stoa_markdown::VERBATIM_OPTIONS`]).
 
-use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 
 /// What a top-level block is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,11 +77,6 @@ impl Block {
 
 /// The top-level blocks of the Markdown `body`, which starts `base` bytes into the file.
 pub fn blocks(body: &str, base: usize) -> Vec<Block> {
-    let options = Options::ENABLE_TABLES
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_HEADING_ATTRIBUTES;
     let mut out: Vec<Block> = Vec::new();
     let mut depth = 0usize;
     let mut item_depth = 0usize;
@@ -92,6 +87,9 @@ pub fn blocks(body: &str, base: usize) -> Vec<Block> {
     let mut in_code = false;
     let mut item: Option<(String, usize)> = None;
     let mut spans: Vec<usize> = Vec::new();
+    // The parser's dialect, with the text as written: each piece of a
+    // block's text maps back to its bytes in the file.
+    let options = stoa_markdown::VERBATIM_OPTIONS;
     for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
         let offset = base + range.start;
         match event {

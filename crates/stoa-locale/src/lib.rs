@@ -7,9 +7,11 @@
 //! loader falls back to English and warns.
 
 pub mod breaks;
+mod labels;
 mod table;
 
 pub use breaks::{bind_title, head_candidates, is_short_word, short_words};
+pub use labels::{BookWords, LABEL_KEYS};
 pub use table::LOCALES;
 
 /// Words and formats of one language.
@@ -62,31 +64,6 @@ impl NoteCall {
             NoteCall::AsWritten => "as-written",
         }
     }
-}
-
-/// Words printed in the books.
-#[derive(Debug)]
-pub struct BookWords {
-    /// Heading of the table of contents.
-    pub contents: &'static str,
-    /// Heading of the about-the-author part.
-    pub about_author: &'static str,
-    /// Heading of a notes section or chapter.
-    pub notes: &'static str,
-    /// Label of the link from a note back to its reference.
-    pub back_to_text: &'static str,
-    /// Colophon line naming the typesetter.
-    pub typeset_with: &'static str,
-    /// Name of the title page.
-    pub title_page: &'static str,
-    /// Name of the cover.
-    pub cover: &'static str,
-    /// Name of the colophon.
-    pub colophon: &'static str,
-    /// The heading that opens a post's glossary, and the glossary appendix's title.
-    pub glossary: &'static str,
-    /// The heading of a dialogue's list of speakers.
-    pub characters: &'static str,
 }
 
 /// The EPUB's accessibility summary, in pieces the writer puts together.

@@ -7,7 +7,7 @@ use crate::ids::IdSet;
 use crate::lines::LineIndex;
 use crate::typography::bind_punctuation;
 use crate::{ImageRef, Parsed};
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 use std::ops::Range;
 use stoa_doc::{Align, Block, Diagnostic, Inline, ListItem};
 
@@ -123,14 +123,8 @@ impl<'a> Builder<'a> {
     }
 
     pub fn run(mut self) -> Parsed {
-        let options = Options::ENABLE_TABLES
-            | Options::ENABLE_FOOTNOTES
-            | Options::ENABLE_STRIKETHROUGH
-            | Options::ENABLE_TASKLISTS
-            | Options::ENABLE_SMART_PUNCTUATION
-            | Options::ENABLE_HEADING_ATTRIBUTES;
         let body = self.body;
-        for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
+        for (event, range) in Parser::new_ext(body, crate::PARSER_OPTIONS).into_offset_iter() {
             self.event(event, range);
         }
         while self.in_lang() {

@@ -5,11 +5,13 @@ mod build;
 mod html;
 mod ids;
 mod lines;
+mod options;
 mod tokens;
 mod typography;
 mod url;
 
 pub use ids::slugify;
+pub use options::{PARSER_OPTIONS, VERBATIM_OPTIONS};
 pub use stoa_doc::{TOKEN_CLASS, TOKEN_ROLE, is_token};
 pub use typography::{bind_punctuation, smarten};
 

@@ -65,18 +65,15 @@ fn main() {
     let theme = stoa_render::Theme::folder("classic", common::theme_dir());
     let notes = NotesPlan::of(&book);
     let ids = IdIndex::of(&book);
-    let ctx = RenderContext {
-        book: &book,
-        notes: &notes,
-        ids: &ids,
-        theme: &theme,
-        roots: &[],
-        cover_png: None,
-        emit_sources: true,
-        pages: None,
-        alternates: &[],
-        layout: stoa_render::Layout::empty(),
-    };
+    let ctx = RenderContext::new(
+        &book,
+        &notes,
+        &ids,
+        &theme,
+        &[],
+        stoa_render::Layout::empty(),
+    )
+    .with_sources(true);
     for round in 1..=2 {
         let start = Instant::now();
         match PdfRenderer.render(&ctx) {

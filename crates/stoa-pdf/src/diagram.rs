@@ -2,18 +2,18 @@
 //! the SVG, the text alternative and the caption as string literals, so
 //! that nothing of the author's reaches Typst as markup.
 
-use crate::escape::str_lit;
 use stoa_diagram::DiagramRef;
+use stoa_doc::escape::typst_string;
 
 /// `#diagram("<svg…>", alt: "…", caption: [...] or none)`.
 pub(crate) fn call(drawing: &DiagramRef<'_>) -> String {
     let caption = drawing
         .caption
-        .map_or_else(|| "none".to_owned(), |c| format!("[#{}]", str_lit(c)));
+        .map_or_else(|| "none".to_owned(), |c| format!("[#{}]", typst_string(c)));
     format!(
         "#diagram({}, alt: {}, caption: {})",
-        str_lit(drawing.svg),
-        str_lit(drawing.alt),
+        typst_string(drawing.svg),
+        typst_string(drawing.alt),
         caption
     )
 }

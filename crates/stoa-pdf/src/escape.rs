@@ -1,74 +1,87 @@
-//! Typst string literals: the only way text from a book enters the source.
+//! Typst's half of the proof for `stoa_doc::escape`: its Typst functions
+//! checked with Typst's own parser, which stoa-doc cannot depend on. Every
+//! string becomes a literal that denotes exactly that string, and markup
+//! that is one string expression, whatever follows it.
 
-use std::fmt::Write;
+use proptest::prelude::*;
+use stoa_doc::escape::{typst_markup, typst_string};
+use typst::syntax::{SyntaxKind, SyntaxNode, ast, parse, parse_code};
 
-/// Appends `text` to `out` as a Typst string literal. Backslash, quote and
-/// every character Typst could read as a line break are escaped, so the
-/// literal can never end early or start markup.
-pub(crate) fn push_str_lit(out: &mut String, text: &str) {
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            // U+2028 and U+2029 are line breaks to Typst but not control chars.
-            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
+/// Characters that end, break or escape a literal, or start markup or
+/// code, mixed into arbitrary ones so that every case is met often.
+const SPECIAL: &[char] = &[
+    '"', '\\', '\n', '\r', '\t', '\0', '\u{b}', '\u{c}', '\u{1b}', '\u{7f}', '\u{85}', '\u{2028}',
+    '\u{2029}', '#', '$', '@', '<', '>', '*', '_', '[', ']', '(', ')', '{', '}', '/', ';', '`',
+    'u', '\u{fffe}',
+];
+
+/// Arbitrary Unicode text, rich in [`SPECIAL`] characters.
+fn text() -> impl Strategy<Value = String> {
+    let c = prop_oneof![3 => any::<char>(), 2 => prop::sample::select(SPECIAL)];
+    prop::collection::vec(c, 0..40).prop_map(String::from_iter)
+}
+
+/// The children of `root` that are not trivia (spaces, comments).
+fn significant(root: &SyntaxNode) -> Vec<&SyntaxNode> {
+    root.children().filter(|n| !n.kind().is_trivia()).collect()
+}
+
+/// The string `node` denotes, which must be a string literal.
+fn denoted(node: &SyntaxNode) -> String {
+    let s: ast::Str = node.cast().expect("a string literal");
+    s.get().to_string()
+}
+
+/// Parses `source` (with `parser`), which must have no error.
+fn parsed(source: &str, parser: fn(&str) -> SyntaxNode) -> SyntaxNode {
+    let root = parser(source);
+    let (errors, _) = root.errors_and_warnings();
+    assert!(errors.is_empty(), "{source:?}: {errors:?}");
+    root
+}
+
+/// What may follow a payload's text in markup and would extend an
+/// expression that did not end where it should.
+const AFTER: &[&str] = &["", ".len()", "(1)", "[x]", " text", "\n", ";"];
+
+proptest! {
+    #[test]
+    fn a_literal_denotes_its_text(text in text()) {
+        let lit = typst_string(&text);
+        let root = parsed(&lit, parse_code);
+        let nodes = significant(&root);
+        prop_assert_eq!(nodes.len(), 1, "{:?} is more than one literal", lit);
+        prop_assert_eq!(nodes[0].kind(), SyntaxKind::Str);
+        prop_assert_eq!(denoted(nodes[0]), text);
     }
-    out.push('"');
-}
 
-/// `text` as a Typst string literal.
-pub(crate) fn str_lit(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    push_str_lit(&mut out, text);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use typst::syntax::{SyntaxKind, parse_code};
-
-    /// Parses the literal as Typst code and returns the string it denotes.
-    fn round_trip(text: &str) -> String {
-        let lit = str_lit(text);
-        let root = parse_code(&lit);
-        assert!(
-            root.errors_and_warnings().0.is_empty(),
-            "{lit} does not parse"
+    #[test]
+    fn markup_is_one_string_expression(text in text(), after in prop::sample::select(AFTER)) {
+        let source = format!("{}{after}", typst_markup(&text));
+        let root = parsed(&source, parse);
+        let kinds: Vec<SyntaxKind> = root.children().take(3).map(|n| n.kind()).collect();
+        prop_assert_eq!(
+            kinds,
+            [SyntaxKind::Hash, SyntaxKind::Str, SyntaxKind::Semicolon],
+            "{:?}",
+            source
         );
-        let node = root
-            .children()
-            .find(|n| n.kind() == SyntaxKind::Str)
-            .unwrap_or_else(|| panic!("{lit} is not one string literal"));
-        let s: typst::syntax::ast::Str = node.cast().expect("a string");
-        s.get().to_string()
+        let string = root.children().nth(1).expect("the literal");
+        prop_assert_eq!(denoted(string), text);
     }
+}
 
-    #[test]
-    fn escapes_what_would_end_the_literal() {
-        assert_eq!(str_lit(r#"a"b\c"#), r#""a\"b\\c""#);
-        assert_eq!(str_lit("x\ny\u{7}"), r#""x\ny\u{7}""#);
-    }
-
-    #[test]
-    fn every_payload_survives_a_round_trip() {
-        for text in [
-            "#read(\"/etc/passwd\")",
-            "\\\"]; #panic() //",
-            "$x$ @Override <String> *a* _b_ /* c */",
-            "line\u{2028}sep\u{2029}\u{85}end\r\n\t",
-            "",
-            "caf\u{e9} \u{a0}?",
-        ] {
-            assert_eq!(round_trip(text), text);
-        }
+#[test]
+fn hostile_payloads_survive_a_round_trip() {
+    for text in [
+        "#read(\"/etc/passwd\")",
+        "\\\"]; #panic() //",
+        "$x$ @Override <String> *a* _b_ /* c */",
+        "line\u{2028}sep\u{2029}\u{85}end\r\n\t",
+        "",
+        "caf\u{e9} \u{a0}?",
+    ] {
+        let root = parsed(&typst_string(text), parse_code);
+        assert_eq!(denoted(significant(&root)[0]), text);
     }
 }

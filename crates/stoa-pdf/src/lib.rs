@@ -10,6 +10,7 @@ mod cover_memo;
 mod depth;
 mod diag;
 mod diagram;
+#[cfg(test)]
 mod escape;
 mod pages;
 pub mod raw;
@@ -44,8 +45,22 @@ pub use crate::text::page_texts;
 pub struct PdfRenderer;
 
 impl Renderer for PdfRenderer {
-    fn format(&self) -> Format {
-        Format::Pdf
+    fn name(&self) -> &'static str {
+        Format::Pdf.name()
+    }
+
+    fn label(&self) -> &'static str {
+        "PDF"
+    }
+
+    fn media_type(&self) -> &'static str {
+        "application/pdf"
+    }
+
+    /// Everything but the style sheets, which only the EPUB and the web
+    /// edition read: a CSS edit leaves the PDF (and the cover) alone.
+    fn reads_theme_file(&self, rel: &str) -> bool {
+        !rel.ends_with(".css")
     }
 
     /// Raw output for this format: see [`Renderer::check_raw`].

@@ -1,8 +1,8 @@
 //! Where each printed page begins. The generated source puts a
-//! [`PAGE_MARK`](crate::source::PAGE_MARK) metadata before every block the
-//! other formats can mark (see `source.rs`); after layout, one query finds
-//! them all, in document order, with their pages. The first mark on a page
-//! is where that page begins, at block granularity.
+//! [`PAGE_MARK`] metadata before every block the other formats can mark
+//! (see `source.rs`); after layout, one query finds them all, in document
+//! order, with their pages. The first mark on a page is where that page
+//! begins, at block granularity.
 //!
 //! A page that begins inside a long paragraph has no mark of its own, and
 //! none is added (a metadata between words could change how Typst shapes
@@ -25,7 +25,10 @@ use typst::text::TextItem;
 use typst::utils::PicoStr;
 use typst_layout::PagedDocument;
 
-use crate::source::PAGE_MARK;
+/// The label of the metadata that marks where a block begins; its value is
+/// the block's [`stoa_render::BlockKey`] as text. After layout, the PDF
+/// renderer reads on which page each landed (one query, linear).
+pub(crate) const PAGE_MARK: &str = "stoa-page";
 
 /// What the page map traces back from the layout: the string literals of
 /// the generated source that hold the text of a marked block (so that a

@@ -20,14 +20,14 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::ops::Range;
 
+use stoa_doc::escape::{push_typst_string, typst_string};
 use stoa_doc::{
     Align, Block, Book, Chapter, ChapterKind, ChapterNotes, Diagnostic, FnVisitor, IdIndex, Inline,
     LinkTarget, ListItem, NotesPlan, Role, Walk, for_each_block, visit,
 };
 use stoa_locale::{Locale, parse_date};
 
-use crate::escape::{push_str_lit, str_lit};
-use crate::pages::PageTraces;
+use crate::pages::{PAGE_MARK, PageTraces};
 
 /// What the main file should lay out.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -282,14 +282,9 @@ struct ChapterCtx<'c> {
     text: Option<(usize, usize)>,
 }
 
-/// The label of the metadata that marks where a block begins; its value is
-/// the block's [`stoa_render::BlockKey`] as text. After layout, the PDF
-/// renderer reads on which page each landed (one query, linear).
-pub(crate) const PAGE_MARK: &str = "stoa-page";
-
 impl<'a> Gen<'a> {
     fn lit(&mut self, text: &str) {
-        push_str_lit(&mut self.out, text);
+        push_typst_string(&mut self.out, text);
     }
 
     /// `#show: book.with(...)`: everything the theme needs to know about the book.
@@ -300,14 +295,14 @@ impl<'a> Gen<'a> {
         // The colophon's © year, as the EPUB's: the date's first four characters.
         let year = meta.date.get(..4).unwrap_or(&meta.date);
         let mut args = vec![
-            format!("title: {}", str_lit(&meta.title)),
+            format!("title: {}", typst_string(&meta.title)),
             format!("subtitle: {}", opt_lit(meta.subtitle.as_deref())),
-            format!("author: {}", str_lit(&meta.author)),
+            format!("author: {}", typst_string(&meta.author)),
             format!("date: {}", date_expr(&meta.date)),
             format!("date-text: {}", self.date_text(Some(&meta.date))),
             format!("description: {}", opt_lit(meta.description.as_deref())),
-            format!("identifier: {}", str_lit(&meta.identifier)),
-            format!("lang: {}", str_lit(&lang)),
+            format!("identifier: {}", typst_string(&meta.identifier)),
+            format!("lang: {}", typst_string(&lang)),
             format!("region: {}", opt_lit(region.as_deref())),
             format!("labels: {}", labels_dict(&book.labels)),
             format!("page-width: {}mm", num(p.width_mm)),
@@ -318,7 +313,7 @@ impl<'a> Gen<'a> {
             format!("margin-bottom: {}mm", num(p.bottom_mm)),
             format!("font-size: {}pt", num(p.font_size_pt)),
             format!("cover: {}", cover_dict(&p.cover)),
-            format!("year: {}", str_lit(year)),
+            format!("year: {}", typst_string(year)),
         ];
         if parts == Parts::Cover {
             args.push("cover-only: true".to_owned());
@@ -886,12 +881,15 @@ impl<'a> Gen<'a> {
     /// that does not exist).
     fn link(&mut self, url: &str, content: &[Inline], ctx: &mut ChapterCtx) {
         let target = match self.ids.resolve(url, ctx.index) {
-            LinkTarget::External(url) => str_lit(url),
+            LinkTarget::External(url) => typst_string(url),
             LinkTarget::Here(id) => {
-                format!("label({})", str_lit(&self.targets[ctx.index].label(id)))
+                format!(
+                    "label({})",
+                    typst_string(&self.targets[ctx.index].label(id))
+                )
             }
             LinkTarget::Chapter { chapter, id } => {
-                format!("label({})", str_lit(&self.targets[chapter].label(id)))
+                format!("label({})", typst_string(&self.targets[chapter].label(id)))
             }
             LinkTarget::Missing(_) => {
                 self.inlines(content, ctx);
@@ -918,7 +916,7 @@ fn is_empty_par(block: &Block) -> bool {
 }
 
 fn opt_lit(text: Option<&str>) -> String {
-    text.map_or_else(|| "none".to_owned(), str_lit)
+    text.map_or_else(|| "none".to_owned(), typst_string)
 }
 
 /// A role as the theme reads it: its name, or `none`.
@@ -932,7 +930,7 @@ fn date_expr(date: &str) -> String {
     match parse_date(date) {
         Some((y, m, d)) => format!("datetime(year: {y}, month: {m}, day: {d})"),
         None if date.trim().is_empty() => "none".to_owned(),
-        None => str_lit(date),
+        None => typst_string(date),
     }
 }
 
@@ -953,27 +951,19 @@ fn cover_dict(c: &stoa_doc::Cover) -> String {
     let image = c.image.as_deref().map(cover_vpath);
     format!(
         "(design: {}, colour: {}, ornament: {}, image: {})",
-        str_lit(&c.design),
-        str_lit(&c.colour),
-        str_lit(&c.ornament),
+        typst_string(&c.design),
+        typst_string(&c.colour),
+        typst_string(&c.ornament),
         opt_lit(image.as_deref())
     )
 }
 
+/// The edition's labels as the theme's `labels` dictionary: every key of
+/// the locale table, as book.toml writes it (`typeset-with`).
 fn labels_dict(l: &stoa_doc::Labels) -> String {
-    let pairs = [
-        ("contents", &l.contents),
-        ("about-author", &l.about_author),
-        ("notes", &l.notes),
-        ("back-to-text", &l.back_to_text),
-        ("typeset-with", &l.typeset_with),
-        ("title-page", &l.title_page),
-        ("cover", &l.cover),
-        ("colophon", &l.colophon),
-    ];
-    let fields: Vec<String> = pairs
-        .iter()
-        .map(|(k, v)| format!("{k}: {}", str_lit(v)))
+    let fields: Vec<String> = l
+        .entries()
+        .map(|(k, v)| format!("{k}: {}", typst_string(v)))
         .collect();
     format!("({})", fields.join(", "))
 }

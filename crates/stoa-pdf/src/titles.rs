@@ -4,7 +4,7 @@
 //! a word boundary), which the theme measures and picks from, and lead-ins
 //! (a paragraph ending in a colon) kept with what they introduce.
 
-use crate::escape::push_str_lit;
+use stoa_doc::escape::push_typst_string;
 use stoa_doc::{Block, Chapter, Inline};
 
 /// Characters of text up to which a paragraph ending in a colon is kept
@@ -66,7 +66,7 @@ pub(crate) fn head_array(chapter: &Chapter, short_title: Option<&str>, lang: &st
         .unwrap_or(&chapter.title);
     let mut out = String::from("(");
     for candidate in stoa_locale::head_candidates(source, lang) {
-        push_str_lit(&mut out, &candidate);
+        push_typst_string(&mut out, &candidate);
         out.push_str(", ");
     }
     out.push(')');

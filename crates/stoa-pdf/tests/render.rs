@@ -23,18 +23,16 @@ fn with_context<T>(
 ) -> T {
     let notes = NotesPlan::of(book);
     let ids = IdIndex::of(book);
-    let ctx = RenderContext {
+    let theme = stoa_render::Theme::folder("test", theme);
+    let ctx = RenderContext::new(
         book,
-        notes: &notes,
-        ids: &ids,
-        theme: &stoa_render::Theme::folder("test", theme),
+        &notes,
+        &ids,
+        &theme,
         roots,
-        cover_png: None,
-        emit_sources: true,
-        pages: None,
-        alternates: &[],
-        layout: stoa_render::Layout::empty(),
-    };
+        stoa_render::Layout::empty(),
+    )
+    .with_sources(true);
     f(&ctx)
 }
 
@@ -503,7 +501,7 @@ fn pdf_standards() {
 fn cover_png_is_the_first_page() {
     let book = sample_book();
     assert!(PdfRenderer.draws_covers());
-    assert_eq!(PdfRenderer.format(), Format::Pdf);
+    assert_eq!(PdfRenderer.name(), Format::Pdf.name());
     let png = with_context(&book, &theme_dir(), &[], |ctx| {
         PdfRenderer.cover_png(ctx, 1.0)
     })

@@ -2,7 +2,7 @@
 //! collect the styles; every failure becomes a diagnostic, never a panic.
 
 use crate::LoadedPlugin;
-use crate::isolate::{self, BAD_BUFFER, Hook, Session};
+use crate::isolate::{self, BAD_BUFFER, Session};
 use crate::load::Backend;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -12,19 +12,27 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use stoa_sdk::abi::{STATUS_BAD_INPUT, STATUS_ERROR, STATUS_OK, STATUS_PANIC};
+use stoa_sdk::hook::Hook;
 use stoa_sdk::stoa_doc::compat;
 use stoa_sdk::wire::{self, FailureOutput};
-use stoa_sdk::{
-    Book, Chapter, Diagnostic, Labels, PluginDiagnostic, Severity, Style, TREE_MINOR, TREE_VERSION,
-};
+use stoa_sdk::{Book, Chapter, Diagnostic, Labels, PluginDiagnostic, Severity, Style, TREE_MINOR};
 
-/// One plugin to run on a book, with its `[plugins.<name>]` table.
+/// One plugin to run on a book, with its `[plugins.<name>]` table. Made
+/// with [`PluginRun::new`]: a field may be added.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct PluginRun {
     /// The plugin, from [`crate::load`].
     pub plugin: Arc<LoadedPlugin>,
     /// Its table from book.toml as JSON; an empty object when there is none.
     pub config: Value,
+}
+
+impl PluginRun {
+    /// Runs `plugin` with `config`, its table as JSON.
+    pub fn new(plugin: Arc<LoadedPlugin>, config: Value) -> PluginRun {
+        PluginRun { plugin, config }
+    }
 }
 
 /// Runs `plugins` on `book`, in order: [`PluginSession::configure`], then
@@ -61,6 +69,7 @@ pub struct PluginSession<'a> {
 
 /// A post's Markdown after every `source` hook.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Rewritten {
     /// The Markdown to parse.
     pub markdown: String,
@@ -106,7 +115,7 @@ impl<'a> PluginSession<'a> {
     /// True when a plugin has a `source` hook, so that posts must go
     /// through [`Self::source`] before they are parsed.
     pub fn has_source_hooks(&self) -> bool {
-        self.steps.iter().any(|s| s.plugin().hooks().source)
+        self.steps.iter().any(|s| s.has(Hook::Source))
     }
 
     /// Passes one post's Markdown (after its front matter) through every
@@ -126,7 +135,7 @@ impl<'a> PluginSession<'a> {
         };
         let mut errors = Vec::new();
         for step in &self.steps {
-            if !step.plugin().hooks().source {
+            if !step.has(Hook::Source) {
                 continue;
             }
             let diagnostics = step.source(self, slug, file, &mut rewritten);
@@ -209,6 +218,16 @@ impl Step<'_> {
         &self.run.plugin
     }
 
+    /// Whether the plugin has `hook`.
+    fn has(&self, hook: Hook) -> bool {
+        self.plugin().hooks().has(hook)
+    }
+
+    /// The plugin's settings, as every input carries them.
+    fn config(&self) -> Cow<'_, Value> {
+        Cow::Borrowed(&self.run.config)
+    }
+
     /// Whether the plugin reads an older minor tree than ours, so that what
     /// it is sent must be lowered first.
     fn needs_lowering(&self) -> bool {
@@ -237,22 +256,16 @@ impl Step<'_> {
 
     /// Calls `configure`; false when the settings are wrong.
     fn configure(&self, session: &PluginSession, out: &mut Vec<Diagnostic>) -> bool {
-        if !self.plugin().hooks().configure {
+        let hook = Hook::Configure;
+        if !self.has(hook) {
             return true;
         }
-        let input = wire::ConfigureInput {
-            tree_version: TREE_VERSION,
-            tree_minor: TREE_MINOR,
-            config: Cow::Borrowed(&self.run.config),
-            lang: Cow::Borrowed(&session.lang),
-            book_id: Cow::Borrowed(&session.book_id),
-            labels: Cow::Borrowed(&session.labels),
+        let input = wire::ConfigureInput::new(self.config(), &session.lang, &session.book_id)
+            .with_labels(Cow::Borrowed(&session.labels));
+        let diagnostics = match self.call::<wire::ConfigureOutput>(hook, &input) {
+            Ok(output) => self.convert(output.diagnostics, |_| None),
+            Err(failure) => self.failed(hook, failure, |_| None),
         };
-        let diagnostics =
-            match self.call::<wire::ConfigureOutput>(Hook::Configure, "configure", &input) {
-                Ok(output) => self.convert(output.diagnostics, |_| None),
-                Err(failure) => self.failed("configure", failure, |_| None),
-            };
         self.report(diagnostics, out)
     }
 
@@ -265,24 +278,21 @@ impl Step<'_> {
         file: Option<&str>,
         post: &mut Rewritten,
     ) -> Vec<Diagnostic> {
-        let input = wire::SourceInput {
-            tree_version: TREE_VERSION,
-            tree_minor: TREE_MINOR,
-            config: Cow::Borrowed(&self.run.config),
-            lang: Cow::Borrowed(&session.lang),
-            book_id: Cow::Borrowed(&session.book_id),
-            labels: Cow::Borrowed(&session.labels),
-            slug: Cow::Borrowed(slug),
-            file: file.map(Cow::Borrowed),
-            markdown: Cow::Borrowed(&post.markdown),
-        };
+        let hook = Hook::Source;
+        let input = wire::SourceInput::new(
+            self.config(),
+            &session.lang,
+            &session.book_id,
+            slug,
+            &post.markdown,
+        )
+        .with_labels(Cow::Borrowed(&session.labels))
+        .with_file(file.map(Cow::Borrowed));
         let at = |_: Option<&str>| file.map(str::to_string);
-        let output = wire::with_deep_stack(|| {
-            self.call::<wire::SourceOutput>(Hook::Source, "source", &input)
-        });
+        let output = wire::with_deep_stack(|| self.call::<wire::SourceOutput>(hook, &input));
         let output = match output {
             Ok(output) => output,
-            Err(failure) => return self.failed("source", failure, at),
+            Err(failure) => return self.failed(hook, failure, at),
         };
         let markdown = output.markdown.into_owned();
         let old = stoa_sdk::Markdown::new(&post.markdown);
@@ -325,10 +335,10 @@ impl Step<'_> {
     }
 
     fn transform(&self, book: &mut Book, out: &mut Vec<Diagnostic>) -> bool {
-        if !self.plugin().hooks().transform {
+        let hook = Hook::Transform;
+        if !self.has(hook) {
             return true;
         }
-        let hook = Hook::Transform;
         let (lang, id, labels) = (book.lang.as_str(), book.id.as_str(), &book.labels);
         let per_chapter: Vec<Vec<Diagnostic>> = book
             .chapters
@@ -347,17 +357,11 @@ impl Step<'_> {
         (lang, id, labels): (&str, &str, &Labels),
         chapter: &mut Chapter,
     ) -> Vec<Diagnostic> {
-        let input = wire::TransformInput {
-            tree_version: TREE_VERSION,
-            tree_minor: TREE_MINOR,
-            config: Cow::Borrowed(&self.run.config),
-            lang: Cow::Borrowed(lang),
-            book_id: Cow::Borrowed(id),
-            labels: Cow::Borrowed(labels),
-            chapter: self.outgoing_chapter(chapter),
-        };
+        let input =
+            wire::TransformInput::new(self.config(), lang, id, self.outgoing_chapter(chapter))
+                .with_labels(Cow::Borrowed(labels));
         let file = chapter.source.clone();
-        match self.call::<wire::TransformOutput>(hook, "transform", &input) {
+        match self.call::<wire::TransformOutput>(hook, &input) {
             Ok(output) => {
                 *chapter = output.chapter.into_owned();
                 if self.needs_lowering() {
@@ -365,28 +369,23 @@ impl Step<'_> {
                 }
                 self.convert(output.diagnostics, |_| file.clone())
             }
-            Err(failure) => self.failed("transform", failure, |_| file.clone()),
+            Err(failure) => self.failed(hook, failure, |_| file.clone()),
         }
     }
 
     fn finish(&self, book: &mut Book, out: &mut Vec<Diagnostic>) -> bool {
-        if !self.plugin().hooks().finish {
+        let hook = Hook::Finish;
+        if !self.has(hook) {
             return true;
         }
-        let diagnostics = wire::with_deep_stack(|| self.finish_book(Hook::Finish, book));
+        let diagnostics = wire::with_deep_stack(|| self.finish_book(hook, book));
         self.report(diagnostics, out)
     }
 
     /// Finishes the book in place; its diagnostics, with errors when it failed.
     fn finish_book(&self, hook: Hook, book: &mut Book) -> Vec<Diagnostic> {
-        let input = wire::FinishInput {
-            tree_version: TREE_VERSION,
-            tree_minor: TREE_MINOR,
-            config: Cow::Borrowed(&self.run.config),
-            lang: Cow::Borrowed(&book.lang),
-            book: self.outgoing_book(book),
-        };
-        match self.call::<wire::FinishOutput>(hook, "finish", &input) {
+        let input = wire::FinishInput::new(self.config(), &book.lang, self.outgoing_book(book));
+        match self.call::<wire::FinishOutput>(hook, &input) {
             Ok(output) => {
                 let labels = book.labels.clone();
                 let cover = book.print.cover.clone();
@@ -400,29 +399,22 @@ impl Step<'_> {
                 d.extend(self.duplicate_slugs(book));
                 d
             }
-            Err(failure) => self.failed("finish", failure, |slug| source_of(book, slug)),
+            Err(failure) => self.failed(hook, failure, |slug| source_of(book, slug)),
         }
     }
 
     fn styles(&self, book: &mut Book, out: &mut Vec<Diagnostic>) -> bool {
-        if !self.plugin().hooks().styles {
+        let hook = Hook::Styles;
+        if !self.has(hook) {
             return true;
         }
-        let hook = Hook::Styles;
         let mut diagnostics = Vec::new();
         // A plugin is never asked for a format newer than its tree minor:
         // one built before that format could take it for another.
         for format in compat::formats_known(self.plugin().tree_minor()) {
-            let input = wire::StylesInput {
-                tree_version: TREE_VERSION,
-                tree_minor: TREE_MINOR,
-                config: Cow::Borrowed(&self.run.config),
-                lang: Cow::Borrowed(&book.lang),
-                book_id: Cow::Borrowed(&book.id),
-                labels: Cow::Borrowed(&book.labels),
-                format: Cow::Borrowed(format.name()),
-            };
-            match self.call::<wire::StylesOutput>(hook, "styles", &input) {
+            let input = wire::StylesInput::new(self.config(), &book.lang, &book.id, format.name())
+                .with_labels(Cow::Borrowed(&book.labels));
+            match self.call::<wire::StylesOutput>(hook, &input) {
                 Ok(output) => {
                     diagnostics.extend(self.convert(output.diagnostics, |_| None));
                     if !output.code.trim().is_empty() {
@@ -433,54 +425,36 @@ impl Step<'_> {
                         });
                     }
                 }
-                Err(failure) => diagnostics.extend(self.failed("styles", failure, |_| None)),
+                Err(failure) => diagnostics.extend(self.failed(hook, failure, |_| None)),
             }
         }
         self.report(diagnostics, out)
     }
 
     /// Sends `input` to `hook` and reads its answer, whatever the plugin does.
-    fn call<T: DeserializeOwned>(
-        &self,
-        hook: Hook,
-        name: &str,
-        input: &impl Serialize,
-    ) -> Result<T, Failure> {
+    fn call<T: DeserializeOwned>(&self, hook: Hook, input: &impl Serialize) -> Result<T, Failure> {
         let input = wire::to_vec(input)
             .map_err(|e| Failure::Output(format!("could not be sent its input: {e}")))?;
-        let bad_buffer = |why: &str| Failure::Output(format!("returned {why} from `{name}`"));
+        let bad_buffer = |why: &str| Failure::Output(format!("returned {why} from `{hook}`"));
         match self.plugin().backend() {
             Backend::Native(raw) => {
-                let function = match hook {
-                    Hook::Transform => raw.transform,
-                    Hook::Finish => raw.finish,
-                    Hook::Styles => raw.styles,
-                    Hook::Configure => raw.configure,
-                    Hook::Source => raw.source,
-                };
-                let Some(function) = function else {
-                    return Err(Failure::Output(format!("has no `{name}` hook")));
+                let Some(function) = raw.hook(hook) else {
+                    return Err(Failure::Output(format!("has no `{hook}` hook")));
                 };
                 let (status, output) = raw.call(function, &input);
                 let bytes = output.bytes().map_err(bad_buffer)?;
-                Self::decode(name, status, bytes)
+                Self::decode(hook, status, bytes)
             }
             Backend::Builtin(plugin) => {
-                let (status, bytes) = match hook {
-                    Hook::Transform => plugin.transform(&input),
-                    Hook::Finish => plugin.finish(&input),
-                    Hook::Styles => plugin.styles(&input),
-                    Hook::Configure => plugin.configure(&input),
-                    Hook::Source => plugin.source(&input),
-                };
-                Self::decode(name, status, &bytes)
+                let (status, bytes) = plugin.call(hook, &input);
+                Self::decode(hook, status, &bytes)
             }
             Backend::Isolated(isolation) => {
                 let (status, bytes) = self.call_child(isolation, hook, &input)?;
                 if status == BAD_BUFFER as i32 {
                     return Err(bad_buffer("a null buffer with a non-zero length"));
                 }
-                Self::decode(name, status, &bytes)
+                Self::decode(hook, status, &bytes)
             }
         }
     }
@@ -514,13 +488,13 @@ impl Step<'_> {
     }
 
     /// A hook's answer: the output read as `T`, or the failure it reports.
-    fn decode<T: DeserializeOwned>(name: &str, status: i32, bytes: &[u8]) -> Result<T, Failure> {
+    fn decode<T: DeserializeOwned>(hook: Hook, status: i32, bytes: &[u8]) -> Result<T, Failure> {
         if status != STATUS_OK {
             // A failure's body is best effort: unreadable means no details.
             let body: FailureOutput = wire::from_slice(bytes).unwrap_or_default();
             return Err(Failure::Status(status, body.diagnostics));
         }
-        wire::from_slice(bytes).map_err(|e| Failure::Output(unreadable(name, &e)))
+        wire::from_slice(bytes).map_err(|e| Failure::Output(unreadable(hook, &e)))
     }
 
     /// Appends `diagnostics` to `out`; false when one of them is an error.
@@ -567,7 +541,7 @@ impl Step<'_> {
     /// any error, else one of ours saying what happened.
     fn failed(
         &self,
-        hook: &str,
+        hook: Hook,
         failure: Failure,
         file: impl Fn(Option<&str>) -> Option<String>,
     ) -> Vec<Diagnostic> {
@@ -663,7 +637,7 @@ fn source_of(book: &Book, slug: Option<&str>) -> Option<String> {
         .clone()
 }
 
-fn unreadable(hook: &str, e: &serde_json::Error) -> String {
+fn unreadable(hook: Hook, e: &serde_json::Error) -> String {
     use serde_json::error::Category;
     match e.classify() {
         Category::Data => format!("returned a tree stoa cannot read from `{hook}`: {e}"),

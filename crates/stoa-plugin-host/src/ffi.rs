@@ -7,10 +7,12 @@
 
 use std::ffi::{CStr, c_char};
 use std::path::Path;
+use stoa_sdk::Hooks;
 use stoa_sdk::abi::{
     ABI_VERSION, ENTRY_SYMBOL, FreeBufferFn, HOOKS_SYMBOL, HookFn, OTHER_ENTRY_SYMBOLS, StoaBuffer,
     StoaHooksV1, StoaPluginV1,
 };
+use stoa_sdk::hook::{Hook, Slot};
 
 /// Why a file could not be used as a plugin.
 #[derive(Debug)]
@@ -32,13 +34,9 @@ pub(crate) struct RawPlugin {
     pub(crate) tree_version: u32,
     pub(crate) name: String,
     pub(crate) version: String,
-    pub(crate) transform: Option<HookFn>,
-    pub(crate) finish: Option<HookFn>,
-    pub(crate) styles: Option<HookFn>,
-    /// From the optional `stoa_plugin_hooks_v1`; null without it.
-    pub(crate) configure: Option<HookFn>,
-    /// From the optional `stoa_plugin_hooks_v1`; null without it.
-    pub(crate) source: Option<HookFn>,
+    /// Each hook's function by [`Hook::index`], from the descriptor or the
+    /// optional `stoa_plugin_hooks_v1` as the hook table says; null when absent.
+    hooks: [Option<HookFn>; Hook::COUNT],
     free_buffer: FreeBufferFn,
     // Declared last: the function pointers above point into this library,
     // which must outlive every call. The host never drops a loaded plugin
@@ -73,16 +71,16 @@ pub(crate) fn open(path: &Path) -> Result<RawPlugin, OpenError> {
     let d = unsafe { &*descriptor };
     // A plugin that asks for the host API gets it before any hook.
     crate::host_api::offer(&library);
-    let (configure, source) = more_hooks(&library);
+    let more = more_hooks(&library);
+    let hooks = Hook::ALL.map(|hook| match hook.slot() {
+        Slot::Descriptor => d.hook(hook),
+        Slot::MoreHooks => more.hook(hook),
+    });
     Ok(RawPlugin {
-        configure,
-        source,
+        hooks,
         tree_version: d.tree_version,
         name: c_string(d.name, "name")?,
         version: c_string(d.version, "version")?,
-        transform: d.transform,
-        finish: d.finish,
-        styles: d.styles,
         free_buffer: d.free_buffer.ok_or(OpenError::BadField("free_buffer"))?,
         _library: library,
     })
@@ -106,41 +104,57 @@ fn entry(library: &libloading::Library) -> Result<*const StoaPluginV1, OpenError
     }
 }
 
-/// The hooks of the optional `stoa_plugin_hooks_v1`: none when the library
-/// lacks the symbol (it was built before them) or returns null; only those
-/// inside the `size` it declares.
-fn more_hooks(library: &libloading::Library) -> (Option<HookFn>, Option<HookFn>) {
+/// The struct of the optional `stoa_plugin_hooks_v1`, as far as the plugin
+/// knows it.
+struct MoreHooks {
+    /// Null when the library lacks the symbol (it was built before it) or
+    /// returns null.
+    hooks: *const StoaHooksV1,
+    /// The struct's `size` as the plugin was built.
+    size: usize,
+}
+
+/// Finds the library's `stoa_plugin_hooks_v1` struct.
+fn more_hooks(library: &libloading::Library) -> MoreHooks {
     type Entry = unsafe extern "C" fn() -> *const StoaHooksV1;
+    let none = MoreHooks {
+        hooks: std::ptr::null(),
+        size: 0,
+    };
     // SAFETY: the header declares the symbol with exactly this type.
     let Ok(symbol) = (unsafe { library.get::<Entry>(HOOKS_SYMBOL.as_bytes()) }) else {
-        return (None, None);
+        return none;
     };
     // SAFETY: the function takes nothing and returns a pointer (header contract).
     let hooks = unsafe { symbol() };
     if hooks.is_null() {
-        return (None, None);
+        return none;
     }
     // SAFETY: non-null and valid for the library's lifetime (header
     // contract); `size` is its first field in every version of the struct.
     let size = unsafe { hooks.cast::<u32>().read() } as usize;
-    let has = |offset: usize| size >= offset + std::mem::size_of::<Option<HookFn>>();
-    // SAFETY: each field is read only when the plugin's struct, `size`
-    // bytes long, holds it; an older plugin's struct stops before newer ones.
-    let read = |offset: usize| unsafe {
-        has(offset)
-            .then(|| {
-                hooks
-                    .cast::<u8>()
-                    .add(offset)
-                    .cast::<Option<HookFn>>()
-                    .read()
-            })
-            .flatten()
-    };
-    (
-        read(std::mem::offset_of!(StoaHooksV1, configure)),
-        read(std::mem::offset_of!(StoaHooksV1, source)),
-    )
+    MoreHooks { hooks, size }
+}
+
+impl MoreHooks {
+    /// The function of `hook`: none for a hook of the descriptor, or one
+    /// past the `size` the plugin declares (it was built before that hook).
+    fn hook(&self, hook: Hook) -> Option<HookFn> {
+        let offset = StoaHooksV1::offset_of(hook)?;
+        let inside = self.size >= offset + std::mem::size_of::<Option<HookFn>>();
+        if self.hooks.is_null() || !inside {
+            return None;
+        }
+        // SAFETY: the plugin's struct, `size` bytes long and valid while
+        // the library is loaded, holds this field of type `Option<HookFn>`.
+        unsafe {
+            self.hooks
+                .cast::<u8>()
+                .add(offset)
+                .cast::<Option<HookFn>>()
+                .read()
+        }
+    }
 }
 
 fn c_string(ptr: *const c_char, field: &'static str) -> Result<String, OpenError> {
@@ -156,6 +170,16 @@ fn c_string(ptr: *const c_char, field: &'static str) -> Result<String, OpenError
 }
 
 impl RawPlugin {
+    /// The function of `hook`, when the plugin has it.
+    pub(crate) fn hook(&self, hook: Hook) -> Option<HookFn> {
+        self.hooks[hook.index()]
+    }
+
+    /// The hooks it has.
+    pub(crate) fn provides(&self) -> Hooks {
+        Hooks::from_fn(|hook| self.hook(hook).is_some())
+    }
+
     /// Calls `hook` with `input`; the status and the plugin's output buffer,
     /// freed when the returned value is dropped.
     pub(crate) fn call(&self, hook: HookFn, input: &[u8]) -> (i32, Output<'_>) {

@@ -131,10 +131,8 @@ unsafe extern "C" fn chapter_finish(chapter: *mut StoaChapter, output: *mut Stoa
             .diagnostics
             .iter()
             .any(|d| d.severity == Severity::Error);
-        let answer = TransformOutput {
-            chapter: std::borrow::Cow::Borrowed(&open.chapter),
-            diagnostics: open.diagnostics.clone(),
-        };
+        let chapter = std::borrow::Cow::Borrowed(&open.chapter);
+        let answer = TransformOutput::new(chapter, open.diagnostics.clone());
         let Ok(bytes) = wire::with_deep_stack(|| wire::to_vec(&answer)) else {
             return STATUS_PANIC;
         };

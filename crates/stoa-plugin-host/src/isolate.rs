@@ -5,13 +5,13 @@
 //! A frame is a little-endian `u32` tag, a little-endian `u64` length and that
 //! many bytes. The child first sends its hello: tag 0 and the descriptor as
 //! JSON, or tag 1 and why the library would not load. Then the parent sends
-//! requests (tag: 0 `transform`, 1 `finish`, 2 `styles`, 3 `configure`,
-//! 4 `source`; bytes: the hook's
-//! JSON input, exactly as the C ABI takes it) and the child answers each with
-//! the hook's status as tag and its output bytes. The child ends when its
-//! input closes.
+//! requests (tag: the hook's [`Hook::tag`] in the SDK's hook table, e.g. 0
+//! `transform`; bytes: the hook's JSON input, exactly as the C ABI takes
+//! it) and the child answers each with the hook's status as tag and its
+//! output bytes. The child ends when its input closes.
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -20,11 +20,13 @@ use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use stoa_sdk::Hooks;
+use stoa_sdk::hook::Hook;
 
 /// How to run plugins in a child process: the program and its leading
 /// arguments (the library's path is appended), and how long one hook call
-/// may take before the child is killed.
+/// may take before the child is killed. Made with [`Isolation::stoa`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Isolation {
     /// The program to start, normally the `stoa` executable itself.
     pub program: PathBuf,
@@ -45,68 +47,34 @@ impl Isolation {
     }
 }
 
-/// Which hook a request is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Hook {
-    /// `transform`.
-    Transform,
-    /// `finish`.
-    Finish,
-    /// `styles`.
-    Styles,
-    /// `configure`.
-    Configure,
-    /// `source`.
-    Source,
-}
-
-impl Hook {
-    pub(crate) fn tag(self) -> u32 {
-        match self {
-            Hook::Transform => 0,
-            Hook::Finish => 1,
-            Hook::Styles => 2,
-            Hook::Configure => 3,
-            Hook::Source => 4,
-        }
-    }
-
-    pub(crate) fn from_tag(tag: u32) -> Option<Hook> {
-        match tag {
-            0 => Some(Hook::Transform),
-            1 => Some(Hook::Finish),
-            2 => Some(Hook::Styles),
-            3 => Some(Hook::Configure),
-            4 => Some(Hook::Source),
-            _ => None,
-        }
-    }
-}
-
-/// What the child says it holds.
+/// What the child says it holds: the descriptor, and for each hook of the
+/// table a field of its name, true when the plugin has it (absent from an
+/// older child: it has not).
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct Hello {
     pub(crate) name: String,
     pub(crate) version: String,
     pub(crate) tree_version: u32,
-    pub(crate) transform: bool,
-    pub(crate) finish: bool,
-    pub(crate) styles: bool,
-    #[serde(default)]
-    pub(crate) configure: bool,
-    #[serde(default)]
-    pub(crate) source: bool,
+    #[serde(flatten)]
+    hooks: Map<String, Value>,
 }
 
 impl Hello {
-    pub(crate) fn hooks(&self) -> Hooks {
-        Hooks {
-            configure: self.configure,
-            source: self.source,
-            transform: self.transform,
-            finish: self.finish,
-            styles: self.styles,
+    pub(crate) fn new(name: String, version: String, tree_version: u32, hooks: Hooks) -> Hello {
+        let hooks = Hook::ALL
+            .into_iter()
+            .map(|hook| (hook.name().to_string(), Value::Bool(hooks.has(hook))))
+            .collect();
+        Hello {
+            name,
+            version,
+            tree_version,
+            hooks,
         }
+    }
+
+    pub(crate) fn hooks(&self) -> Hooks {
+        Hooks::from_fn(|hook| self.hooks.get(hook.name()) == Some(&Value::Bool(true)))
     }
 }
 
@@ -133,6 +101,15 @@ pub(crate) fn write_frame(
     out.write_all(&(bytes.len() as u64).to_le_bytes())?;
     out.write_all(bytes)?;
     out.flush()
+}
+
+/// Writes a request for `hook`: its tag, then its JSON input.
+pub(crate) fn write_request(
+    out: &mut (impl Write + ?Sized),
+    hook: Hook,
+    input: &[u8],
+) -> io::Result<()> {
+    write_frame(out, hook.tag(), input)
 }
 
 /// Reads one frame; `None` when the input ends cleanly before it.
@@ -217,12 +194,12 @@ impl Session {
     /// child gave none (it died, exited or overran the time limit).
     pub(crate) fn call(&mut self, hook: Hook, input: &[u8]) -> Result<(i32, Vec<u8>), String> {
         let answer = self.with_deadline("call", |s| {
-            write_frame(&mut s.stdin, hook.tag(), input)?;
+            write_request(&mut s.stdin, hook, input)?;
             read_frame(&mut s.stdout)
         });
         match answer {
             Ok(Some((status, bytes))) => Ok((status as i32, bytes)),
-            Ok(None) | Err(Died(_)) => Err(self.death(&format!("`{}`", hook_name(hook)))),
+            Ok(None) | Err(Died(_)) => Err(self.death(&format!("`{hook}`"))),
         }
     }
 
@@ -288,16 +265,6 @@ impl Drop for Session {
     }
 }
 
-fn hook_name(hook: Hook) -> &'static str {
-    match hook {
-        Hook::Transform => "transform",
-        Hook::Finish => "finish",
-        Hook::Styles => "styles",
-        Hook::Configure => "configure",
-        Hook::Source => "source",
-    }
-}
-
 #[cfg(unix)]
 fn killed_by(status: ExitStatus) -> Option<i32> {
     use std::os::unix::process::ExitStatusExt;
@@ -355,16 +322,18 @@ mod tests {
     }
 
     #[test]
-    fn hooks_have_distinct_tags() {
-        for hook in [
-            Hook::Transform,
-            Hook::Finish,
-            Hook::Styles,
-            Hook::Configure,
-            Hook::Source,
-        ] {
-            assert_eq!(Hook::from_tag(hook.tag()), Some(hook));
+    fn a_hello_says_each_hook_of_the_table() {
+        for hook in Hook::ALL {
+            let hooks = Hooks::NONE.with(hook);
+            let hello = Hello::new("p".into(), "1.0.0".into(), 1, hooks);
+            let json = serde_json::to_vec(&hello).unwrap();
+            let read: Hello = serde_json::from_slice(&json).unwrap();
+            assert_eq!(read.hooks(), hooks, "{}", String::from_utf8_lossy(&json));
         }
-        assert_eq!(Hook::from_tag(9), None);
+        // From a child that predates `configure` and `source`.
+        let old = r#"{"name": "p", "version": "1", "tree_version": 1,
+            "transform": true, "finish": false, "styles": true}"#;
+        let hello: Hello = serde_json::from_str(old).unwrap();
+        assert_eq!(hello.hooks().names(), ["transform", "styles"]);
     }
 }

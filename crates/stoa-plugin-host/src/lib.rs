@@ -15,7 +15,7 @@
 //! // One PluginRun per [plugins.<name>] table, in the order of book.toml.
 //! let config = serde_json::json!({"word": "stoa"});
 //! let plugin = load("example", &search).map_err(|d| vec![d])?;
-//! let (book, warnings) = apply(&[PluginRun { plugin, config }], book)?;
+//! let (book, warnings) = apply(&[PluginRun::new(plugin, config)], book)?;
 //! # let _ = (book, warnings); Ok(()) }
 //! ```
 //!

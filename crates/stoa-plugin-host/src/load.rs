@@ -111,13 +111,7 @@ impl LoadedPlugin {
             name: raw.name.clone(),
             version: raw.version.clone(),
             tree_version: raw.tree_version,
-            hooks: Hooks {
-                configure: raw.configure.is_some(),
-                source: raw.source.is_some(),
-                transform: raw.transform.is_some(),
-                finish: raw.finish.is_some(),
-                styles: raw.styles.is_some(),
-            },
+            hooks: raw.provides(),
             backend: Backend::Native(raw),
             builtin: false,
         }
@@ -138,6 +132,7 @@ impl LoadedPlugin {
 
 /// What `stoa plugins` shows about one library found on the search path.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PluginInfo {
     /// The plugin's name.
     pub name: String,

@@ -2,11 +2,12 @@
 //! holds, then answer hook calls read from standard input until it closes.
 
 use crate::ffi;
-use crate::isolate::{BAD_BUFFER, HELLO_ERROR, HELLO_OK, Hello, Hook, read_frame, write_frame};
+use crate::isolate::{BAD_BUFFER, HELLO_ERROR, HELLO_OK, Hello, read_frame, write_frame};
 use std::io::{self, Write};
 use std::path::Path;
 use stoa_sdk::abi::STATUS_BAD_INPUT;
 use stoa_sdk::builtin::BuiltinPlugin;
+use stoa_sdk::hook::Hook;
 use stoa_sdk::wire;
 
 /// Serves the plugin library at `path` over standard input and output, for
@@ -32,28 +33,17 @@ pub fn serve_isolated(path: &Path) -> i32 {
             return 1;
         }
     };
-    let hello = Hello {
-        name: raw.name.clone(),
-        version: raw.version.clone(),
-        tree_version: raw.tree_version,
-        transform: raw.transform.is_some(),
-        finish: raw.finish.is_some(),
-        styles: raw.styles.is_some(),
-        configure: raw.configure.is_some(),
-        source: raw.source.is_some(),
-    };
+    let hello = Hello::new(
+        raw.name.clone(),
+        raw.version.clone(),
+        raw.tree_version,
+        raw.provides(),
+    );
     if !say_hello(&mut out, &hello) {
         return 1;
     }
     let call = |hook: Hook, out: &mut dyn Write, bytes: &[u8]| {
-        let function = match hook {
-            Hook::Transform => raw.transform,
-            Hook::Finish => raw.finish,
-            Hook::Styles => raw.styles,
-            Hook::Configure => raw.configure,
-            Hook::Source => raw.source,
-        };
-        let Some(function) = function else {
+        let Some(function) = raw.hook(hook) else {
             return write_frame(out, STATUS_BAD_INPUT as u32, b"");
         };
         wire::with_deep_stack(|| {
@@ -96,35 +86,32 @@ pub fn serve_builtin(plugin: &BuiltinPlugin) -> i32 {
     let Some(mut out) = start() else {
         return 1;
     };
-    let hooks = plugin.hooks();
-    let hello = Hello {
-        name: plugin.name().to_string(),
-        version: plugin.version().to_string(),
-        tree_version: plugin.tree_version(),
-        transform: hooks.transform,
-        finish: hooks.finish,
-        styles: hooks.styles,
-        configure: hooks.configure,
-        source: hooks.source,
-    };
+    let hello = Hello::new(
+        plugin.name().to_string(),
+        plugin.version().to_string(),
+        plugin.tree_version(),
+        plugin.hooks(),
+    );
     if !say_hello(&mut out, &hello) {
         return 1;
     }
-    let call = |hook: Hook, out: &mut dyn Write, bytes: &[u8]| {
-        let (status, answer) = match hook {
-            Hook::Transform if hooks.transform => plugin.transform(bytes),
-            Hook::Finish if hooks.finish => plugin.finish(bytes),
-            Hook::Styles if hooks.styles => plugin.styles(bytes),
-            Hook::Configure if hooks.configure => plugin.configure(bytes),
-            Hook::Source if hooks.source => plugin.source(bytes),
-            _ => return write_frame(out, STATUS_BAD_INPUT as u32, b""),
-        };
-        write_frame(out, status as u32, &answer)
-    };
+    let call = |hook, out: &mut dyn Write, bytes: &[u8]| answer_builtin(plugin, hook, out, bytes);
     match answer_calls(call, &mut io::stdin().lock(), &mut out) {
         Ok(()) => 0,
         Err(_) => 1,
     }
+}
+
+/// Answers one request for `hook` of a built-in plugin (one it lacks with
+/// `STATUS_BAD_INPUT`, as its exported library would).
+fn answer_builtin(
+    plugin: &BuiltinPlugin,
+    hook: Hook,
+    out: &mut dyn Write,
+    bytes: &[u8],
+) -> io::Result<()> {
+    let (status, answer) = plugin.call(hook, bytes);
+    write_frame(out, status as u32, &answer)
 }
 
 /// Answers each request read from `input` with `call`, until it closes.
@@ -140,4 +127,59 @@ fn answer_calls<W: Write>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isolate::write_request;
+    use stoa_sdk::abi::STATUS_PANIC;
+    use stoa_sdk::wire::FailureOutput;
+    use stoa_sdk::Plugin;
+    use stoa_sdk::testing::{Everything, any_input};
+
+    #[test]
+    fn the_worker_round_trips_every_hook_tag() {
+        // The parent's requests, one per hook of the table, then a tag no
+        // hook has.
+        let mut requests = Vec::new();
+        for hook in Hook::ALL {
+            write_request(&mut requests, hook, &any_input()).unwrap();
+        }
+        write_frame(&mut requests, Hook::COUNT as u32, b"{}").unwrap();
+        let plugin = stoa_sdk::builtin_plugin!(Everything);
+        let call =
+            |hook, out: &mut dyn Write, bytes: &[u8]| answer_builtin(&plugin, hook, out, bytes);
+        let mut answers = Vec::new();
+        answer_calls(call, &mut requests.as_slice(), &mut answers).unwrap();
+        let mut answers = answers.as_slice();
+        for hook in Hook::ALL {
+            let (status, body) = read_frame(&mut answers).unwrap().expect("an answer");
+            assert_eq!(status, STATUS_PANIC as u32, "{hook}");
+            let failure: FailureOutput = wire::from_slice(&body).unwrap();
+            let expected = format!("panicked in `{hook}`: `{hook}` was called");
+            assert_eq!(failure.diagnostics[0].message, expected);
+        }
+        let unknown = read_frame(&mut answers).unwrap();
+        assert_eq!(unknown, Some((STATUS_BAD_INPUT as u32, Vec::new())));
+        assert_eq!(read_frame(&mut answers).unwrap(), None);
+    }
+
+    #[test]
+    fn a_hook_the_builtin_lacks_is_refused() {
+        let plugin = stoa_sdk::builtin_plugin!(Lacking);
+        let mut out = Vec::new();
+        answer_builtin(&plugin, Hook::Finish, &mut out, &any_input()).unwrap();
+        let answer = read_frame(&mut out.as_slice()).unwrap();
+        assert_eq!(answer, Some((STATUS_BAD_INPUT as u32, Vec::new())));
+    }
+
+    /// Has no hook at all.
+    #[derive(Default)]
+    struct Lacking;
+
+    impl Plugin for Lacking {
+        const NAME: &'static str = "lacking";
+        const VERSION: &'static str = "0.0.1";
+    }
 }

@@ -48,10 +48,7 @@ fn a_builtin_plugin_is_found_and_applied_in_process() {
     assert!(plugin.is_builtin() && !plugin.is_isolated());
     assert_eq!(plugin.version(), "0.0.7");
     assert_eq!(plugin.origin(), "built into stoa");
-    let run = PluginRun {
-        plugin,
-        config: json!({}),
-    };
+    let run = PluginRun::new(plugin, json!({}));
     let input = book(2, 1);
     let (out, warnings) = apply(&[run], input.clone()).unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
@@ -68,10 +65,7 @@ fn a_builtin_plugin_is_found_and_applied_in_process() {
 #[test]
 fn a_panic_in_a_builtin_plugin_is_an_error_naming_it() {
     let search = SearchPath::new([]).with_builtins(builtins());
-    let run = PluginRun {
-        plugin: load("example", &search).unwrap(),
-        config: json!({"panic": true}),
-    };
+    let run = PluginRun::new(load("example", &search).unwrap(), json!({"panic": true}));
     let errors = apply(&[run], book(1, 1)).unwrap_err();
     let error = errors.iter().find(|e| e.is_error()).expect("an error");
     assert!(

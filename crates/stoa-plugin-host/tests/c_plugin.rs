@@ -10,10 +10,7 @@ use stoa_sdk::{Block, ChapterKind};
 
 fn c_upper() -> Vec<PluginRun> {
     let plugin = load("c_upper", &c_search()).expect("c_upper loads");
-    vec![PluginRun {
-        plugin,
-        config: json!({}),
-    }]
+    vec![PluginRun::new(plugin, json!({}))]
 }
 
 #[test]
@@ -117,12 +114,7 @@ fn the_hooks_after_the_descriptor_come_through_their_optional_symbol() {
     // A plugin built before the symbol existed has neither hook.
     let old = load("c_tree10", &c_search()).expect("c_tree10 loads");
     assert!(!old.hooks().configure && !old.hooks().source);
-    let runs = |config| {
-        vec![PluginRun {
-            plugin: plugin.clone(),
-            config,
-        }]
-    };
+    let runs = |config| vec![PluginRun::new(plugin.clone(), config)];
     let wrong = runs(json!({"wrod": "x"}));
     let session = stoa_plugin_host::PluginSession::new(&wrong, "en", "b", &Default::default());
     let errors = session.configure().unwrap_err();

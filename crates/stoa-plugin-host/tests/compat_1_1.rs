@@ -26,10 +26,7 @@ use stoa_sdk::{
 /// The 1.1 fixture, loaded from its compiled library.
 fn tree11() -> PluginRun {
     let plugin = load("c_tree11", &c_search()).unwrap_or_else(|d| panic!("c_tree11 loads: {d}"));
-    PluginRun {
-        plugin,
-        config: json!({}),
-    }
+    PluginRun::new(plugin, json!({}))
 }
 
 /// Raw output for EPUB and for PDF, as a block and as an inline.
@@ -166,10 +163,10 @@ impl Transform for Ornament {
 
 #[test]
 fn raw_output_of_a_newer_plugin_survives_an_older_one_after_it() {
-    let ornament = PluginRun {
-        plugin: LoadedPlugin::in_process(stoa_sdk::builtin_plugin!(Ornament)),
-        config: json!({}),
-    };
+    let ornament = PluginRun::new(
+        LoadedPlugin::in_process(stoa_sdk::builtin_plugin!(Ornament)),
+        json!({}),
+    );
     let input = book(2, 1);
     let (out, _) = apply(&[ornament, tree11()], input.clone()).unwrap_or_else(|d| {
         panic!("both run: {d:#?}");

@@ -27,10 +27,7 @@ fn names_plugin_and_path(d: &Diagnostic, name: &str, path: &Path) {
 /// Runs c_faulty in `mode` on a two-chapter book; the diagnostics of the failure.
 fn faulty(mode: &str) -> Vec<Diagnostic> {
     let plugin = load("c_faulty", &c_search()).unwrap();
-    let runs = [PluginRun {
-        plugin,
-        config: json!({"fail": mode}),
-    }];
+    let runs = [PluginRun::new(plugin, json!({"fail": mode}))];
     apply(&runs, book(2, 1)).expect_err(mode)
 }
 
@@ -186,10 +183,7 @@ fn a_null_buffer_and_an_unknown_status_are_errors() {
 #[test]
 fn warnings_do_not_fail_the_book_and_name_the_post() {
     let plugin = load("c_faulty", &c_search()).unwrap();
-    let runs = [PluginRun {
-        plugin,
-        config: json!({"fail": "warn"}),
-    }];
+    let runs = [PluginRun::new(plugin, json!({"fail": "warn"}))];
     let (_, warnings) = apply(&runs, book(2, 1)).unwrap();
     let shown: Vec<_> = warnings.iter().map(Diagnostic::to_string).collect();
     assert_eq!(
@@ -210,14 +204,8 @@ fn plugins_after_a_failed_one_do_not_run() {
     let faulty = load("c_faulty", &c_search()).unwrap();
     let upper = load("c_upper", &c_search()).unwrap();
     let runs = [
-        PluginRun {
-            plugin: faulty,
-            config: json!({"fail": "status"}),
-        },
-        PluginRun {
-            plugin: upper,
-            config: json!({}),
-        },
+        PluginRun::new(faulty, json!({"fail": "status"})),
+        PluginRun::new(upper, json!({})),
     ];
     let errors = apply(&runs, book(1, 1)).unwrap_err();
     assert!(

@@ -48,7 +48,7 @@ fn plugin_dir() -> &'static Path {
 fn run(config: serde_json::Value) -> Vec<PluginRun> {
     let search = SearchPath::new([plugin_dir().to_path_buf()]);
     let plugin = load("reading-time-c", &search).expect("the C example loads");
-    vec![PluginRun { plugin, config }]
+    vec![PluginRun::new(plugin, config)]
 }
 
 /// The line the plugin put at the top of a chapter.

@@ -10,7 +10,7 @@ use stoa_sdk::{Block, Inline, inlines_text};
 
 fn example(config: serde_json::Value) -> Vec<PluginRun> {
     let plugin = load("example", &example_search()).expect("the example plugin loads");
-    vec![PluginRun { plugin, config }]
+    vec![PluginRun::new(plugin, config)]
 }
 
 /// The highlight spans of a paragraph or heading.
@@ -78,10 +78,10 @@ fn the_example_checks_its_settings_once_in_configure() {
 fn the_example_rewrites_markdown_and_maps_its_lines() {
     let search = example_search();
     let plugin = load("example", &search).unwrap();
-    let runs = [PluginRun {
+    let runs = [PluginRun::new(
         plugin,
-        config: json!({"word": "stoa", "notice": "Draft."}),
-    }];
+        json!({"word": "stoa", "notice": "Draft."}),
+    )];
     let session = stoa_plugin_host::PluginSession::new(&runs, "en", "b", &Default::default());
     assert!(session.configure().unwrap().is_empty());
     assert!(session.has_source_hooks());
@@ -166,10 +166,7 @@ fn overhead_of_the_example_plugin() {
     let with = median(&plugins);
     // The C plugin barely works on the text: its time is the boundary's.
     let c_upper = load("c_upper", &common::c_search()).unwrap();
-    let c = median(&[PluginRun {
-        plugin: c_upper,
-        config: json!({}),
-    }]);
+    let c = median(&[PluginRun::new(c_upper, json!({}))]);
     println!(
         "apply, 15 chapters: no plugin {none:?}, example plugin {with:?}, \
          C plugin c_upper {c:?} (median of 5)"

@@ -14,10 +14,7 @@ use stoa_sdk::{
 
 fn run(name: &str) -> Vec<PluginRun> {
     let plugin = load(name, &c_search()).unwrap_or_else(|d| panic!("{name} loads: {d}"));
-    vec![PluginRun {
-        plugin,
-        config: json!({}),
-    }]
+    vec![PluginRun::new(plugin, json!({}))]
 }
 
 /// A book whose first chapter carries everything tree 1.1 added: a role

@@ -87,10 +87,10 @@ impl Kit {
     /// Runs `plugin` after those already added (with no settings until
     /// [`Kit::settings`]), as a second `[plugins.<name>]` table would.
     pub fn then(mut self, plugin: BuiltinPlugin) -> Kit {
-        self.runs.push(PluginRun {
-            plugin: LoadedPlugin::in_process(plugin),
-            config: serde_json::Value::Object(serde_json::Map::new()),
-        });
+        self.runs.push(PluginRun::new(
+            LoadedPlugin::in_process(plugin),
+            serde_json::Value::Object(serde_json::Map::new()),
+        ));
         self
     }
 
@@ -221,7 +221,6 @@ pub fn run(plugin: BuiltinPlugin, settings: &str, markdown: &str) -> Outcome {
 /// A one-chapter book in `lang`, with the words of stoa's locale table and
 /// fixed dates, so that every output is the same on every run.
 fn book(lang: &str, chapters: Vec<Chapter>) -> Book {
-    let words = &stoa_locale::locale_or_english(lang).book;
     Book {
         version: TREE_VERSION,
         id: BOOK_ID.to_string(),
@@ -234,18 +233,7 @@ fn book(lang: &str, chapters: Vec<Chapter>) -> Book {
             modified: "2024-06-01T00:00:00Z".to_string(),
             ..BookMeta::default()
         },
-        labels: Labels {
-            contents: words.contents.to_string(),
-            about_author: words.about_author.to_string(),
-            notes: words.notes.to_string(),
-            back_to_text: words.back_to_text.to_string(),
-            typeset_with: words.typeset_with.to_string(),
-            title_page: words.title_page.to_string(),
-            cover: words.cover.to_string(),
-            colophon: words.colophon.to_string(),
-            glossary: words.glossary.to_string(),
-            characters: words.characters.to_string(),
-        },
+        labels: Labels::for_language(lang),
         chapters,
         assets: Vec::new(),
         styles: Vec::new(),
@@ -258,17 +246,9 @@ fn book(lang: &str, chapters: Vec<Chapter>) -> Book {
 /// payload its format's renderer refuses, a warning for a format stoa does
 /// not write.
 fn check_raw(book: &Book, plugin: &str) -> Vec<Diagnostic> {
-    stoa_render::check_raw_output(book, plugin, |format| -> Option<&dyn Renderer> {
-        match format {
-            Format::Epub => Some(&stoa_epub::EpubRenderer),
-            #[cfg(feature = "pdf")]
-            Format::Pdf => Some(&stoa_pdf::PdfRenderer),
-            // Raw Typst is checked with the `pdf` feature only.
-            #[cfg(not(feature = "pdf"))]
-            Format::Pdf => None,
-            Format::Html => Some(&stoa_html::HtmlRenderer),
-        }
-    })
+    // stoa's own formats; raw Typst is checked with the `pdf` feature only.
+    let renderers = stoa_renderers::builtin();
+    stoa_render::check_raw_output(book, plugin, |format| renderers.get(format.name()))
 }
 
 /// The EPUB's chapters as (slug, XHTML), or why it was not made.
@@ -467,18 +447,7 @@ fn with_context<T>(book: &Book, f: impl FnOnce(&RenderContext) -> T) -> T {
     let layout = stoa_render::Layout::empty();
     // The classic theme is compiled into stoa-theme: it is always there.
     let theme = Theme::builtin("classic").unwrap_or_else(|| Theme::folder("classic", "."));
-    let ctx = RenderContext {
-        book,
-        notes: &notes,
-        ids: &ids,
-        theme: &theme,
-        roots: &[],
-        cover_png: None,
-        emit_sources: false,
-        pages: None,
-        alternates: &[],
-        layout,
-    };
+    let ctx = RenderContext::new(book, &notes, &ids, &theme, &[], layout);
     f(&ctx)
 }
 
@@ -715,5 +684,67 @@ mod tests {
     #[should_panic(expected = "the settings are not TOML")]
     fn settings_that_are_not_toml_are_the_tests_mistake() {
         let _ = Kit::new(stoa_sdk::builtin_plugin!(Mark)).settings("word = ");
+    }
+
+    /// Has every hook; each warns that it ran.
+    #[derive(Default)]
+    struct Every;
+
+    impl Plugin for Every {
+        const NAME: &'static str = "every";
+        const VERSION: &'static str = "0.0.1";
+    }
+
+    impl stoa_sdk::Configure for Every {
+        fn configure(&self, ctx: &Context) -> Result<(), PluginError> {
+            ctx.warn("`configure` ran");
+            Ok(())
+        }
+    }
+
+    impl stoa_sdk::Source for Every {
+        fn source(&self, _: &mut stoa_sdk::Markdown, ctx: &Context) -> Result<(), PluginError> {
+            ctx.warn("`source` ran");
+            Ok(())
+        }
+    }
+
+    impl Transform for Every {
+        fn transform(&self, _: &mut Chapter, ctx: &Context) -> Result<(), PluginError> {
+            ctx.warn("`transform` ran");
+            Ok(())
+        }
+    }
+
+    impl stoa_sdk::Finish for Every {
+        fn finish(&self, _: &mut stoa_sdk::Book, ctx: &Context) -> Result<(), PluginError> {
+            ctx.warn("`finish` ran");
+            Ok(())
+        }
+    }
+
+    impl Styles for Every {
+        fn styles(&self, _: Format, ctx: &Context) -> String {
+            ctx.warn("`styles` ran");
+            String::new()
+        }
+    }
+
+    #[test]
+    fn the_kit_runs_every_hook_of_the_table_in_its_order() {
+        use stoa_sdk::hook::Hook;
+        let plugin = stoa_sdk::builtin_plugin!(Every);
+        // A hook added to the table and not to `Every` is named here.
+        assert_eq!(plugin.hooks().names(), Hook::ALL.map(Hook::name));
+        let out = Kit::new(plugin).run("Text.\n");
+        let mut ran: Vec<String> = out
+            .diagnostics()
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
+        // `styles` runs once per format.
+        ran.dedup();
+        let expected = Hook::ALL.map(|hook| format!("plugin `every`: `{hook}` ran"));
+        assert_eq!(ran, expected, "{}", out.report());
     }
 }

@@ -6,15 +6,20 @@
 
 mod layout;
 mod raw;
+mod registry;
 
 pub use layout::{Group, Layout, Opening, Part};
 pub use raw::check_raw_output;
+pub use registry::Renderers;
 use std::path::PathBuf;
 pub use stoa_doc::Format;
 use stoa_doc::{Book, Diagnostic, IdIndex, Inline, NotesPlan};
 pub use stoa_theme::Theme;
 
-/// One edition (a book in one language), ready to render.
+/// One edition (a book in one language), ready to render. Made with
+/// [`RenderContext::new`] and the `with_` methods: a field added later is
+/// not a breaking change.
+#[non_exhaustive]
 pub struct RenderContext<'a> {
     /// The book, plugins already applied.
     pub book: &'a Book,
@@ -44,6 +49,56 @@ pub struct RenderContext<'a> {
     /// The book's parts and where each post opens, from book.toml and the
     /// front matter ([`Layout::empty`] for a book without them).
     pub layout: &'a Layout,
+}
+
+impl<'a> RenderContext<'a> {
+    /// The context of `book` with what every renderer reads: no cover, no
+    /// page map, no other languages, no intermediate sources.
+    pub fn new(
+        book: &'a Book,
+        notes: &'a NotesPlan,
+        ids: &'a IdIndex,
+        theme: &'a Theme,
+        roots: &'a [PathBuf],
+        layout: &'a Layout,
+    ) -> Self {
+        RenderContext {
+            book,
+            notes,
+            ids,
+            theme,
+            roots,
+            cover_png: None,
+            emit_sources: false,
+            pages: None,
+            alternates: &[],
+            layout,
+        }
+    }
+
+    /// With the cover drawn for this edition, as PNG.
+    pub fn with_cover(mut self, cover_png: Option<&'a [u8]>) -> Self {
+        self.cover_png = cover_png;
+        self
+    }
+
+    /// With (or without) the intermediate sources returned.
+    pub fn with_sources(mut self, emit_sources: bool) -> Self {
+        self.emit_sources = emit_sources;
+        self
+    }
+
+    /// With the print edition's page map.
+    pub fn with_pages(mut self, pages: Option<&'a PageMap>) -> Self {
+        self.pages = pages;
+        self
+    }
+
+    /// With the editions of the book in its other languages.
+    pub fn with_alternates(mut self, alternates: &'a [Alternate]) -> Self {
+        self.alternates = alternates;
+        self
+    }
 }
 
 /// Another language's edition of the same book, and the chapters it has.
@@ -296,8 +351,35 @@ impl Output {
 /// many threads at once (the driver renders editions in parallel) and must
 /// never read outside the theme and the [`RenderContext::roots`].
 pub trait Renderer: Sync {
-    /// The format this renderer writes.
-    fn format(&self) -> Format;
+    /// The name of the format this renderer writes (`epub`, `pdf`,
+    /// `html`): the value of `--format`, the key of its artifacts in the
+    /// build cache. Unique in a [`Renderers`] registry.
+    fn name(&self) -> &'static str;
+
+    /// The extension of the file it writes (`<book>-<lang>.<extension>`);
+    /// by default its name.
+    fn extension(&self) -> &'static str {
+        self.name()
+    }
+
+    /// What readers see on the download page's button, e.g. `EPUB`.
+    fn label(&self) -> &'static str;
+
+    /// The IANA media type of the file it writes.
+    fn media_type(&self) -> &'static str;
+
+    /// Whether it writes a folder ([`Output::Folder`], `<book>/<lang>/`,
+    /// opened at `index.html`) rather than one file.
+    fn writes_folder(&self) -> bool {
+        false
+    }
+
+    /// Whether its output depends on the theme file `rel` (`/`-separated,
+    /// relative to the theme's folder): the build cache makes it again
+    /// when such a file changes, and only then. By default every file.
+    fn reads_theme_file(&self, _rel: &str) -> bool {
+        true
+    }
 
     /// Whether this renderer returns a [`PageMap`] in
     /// [`Rendered::pages`]: the driver then renders it before the others,
@@ -323,7 +405,7 @@ pub trait Renderer: Sync {
     /// plugin and the post; [`Renderer::render`] drops raw output for other
     /// formats. A format that takes no raw output refuses it all.
     fn check_raw(&self, _payload: &str, _inline: bool) -> Result<(), String> {
-        Err(format!("the {} format takes no raw output", self.format()))
+        Err(format!("the {} format takes no raw output", self.name()))
     }
 
     /// Whether this renderer can draw the book's cover ([`Renderer::cover_png`]).
@@ -340,7 +422,7 @@ pub trait Renderer: Sync {
     ) -> Result<Vec<u8>, Vec<Diagnostic>> {
         Err(vec![Diagnostic::error(format!(
             "the {} renderer does not draw covers",
-            self.format()
+            self.name()
         ))])
     }
 }

@@ -11,9 +11,10 @@ use stoa_doc::{Block, Book, Diagnostic, FnVisitor, Format, Inline, Walk, visit};
 
 /// The diagnostics for the raw output in `book` after plugin `plugin` ran:
 /// an error for a payload its format's renderer refuses, a warning for a
-/// format no renderer has (it is dropped everywhere). `renderer` gives
-/// the renderer of a format, or `None` where that format is not checked
-/// (the plugin test kit without its `pdf` feature). Shared by the build
+/// format of the plugin wire stoa does not know (it is dropped
+/// everywhere). `renderer` gives the renderer of a format, or `None` where
+/// that format is not checked (the plugin test kit without its `pdf`
+/// feature). Shared by the build
 /// and the plugin test kit, so that a plugin's tests see the very messages
 /// a build prints.
 pub fn check_raw_output<'r>(
@@ -36,7 +37,7 @@ pub fn check_raw_output<'r>(
                          does not write, is left out"
                     ))
                     .in_file(&file)
-                    .with_hint("the formats are `epub`, `pdf` and `html`"),
+                    .with_hint(format!("the formats are {}", wire_formats())),
                 );
                 return;
             };
@@ -74,4 +75,10 @@ pub fn check_raw_output<'r>(
         );
     }
     out
+}
+
+/// The formats plugins may write raw output for, as the hint names them.
+fn wire_formats() -> String {
+    let names: Vec<String> = Format::ALL.iter().map(|f| format!("`{f}`")).collect();
+    names.join(", ")
 }

@@ -10,7 +10,8 @@
 //! another crate (the bundled plugins, which stoa also links in as built-ins,
 //! where a second `stoa_plugin_v1` symbol per plugin would clash).
 
-use crate::abi::{ABI_VERSION, STATUS_BAD_INPUT, StoaBuffer, StoaHooksV1, StoaPluginV1};
+use crate::abi::{self, ABI_VERSION, STATUS_BAD_INPUT, StoaBuffer, StoaHooksV1, StoaPluginV1};
+use crate::hook::Hook;
 use crate::hooks;
 use crate::{Hooks, Plugin, TREE_MINOR, TREE_VERSION, tree_version_code};
 use std::ffi::CString;
@@ -49,15 +50,20 @@ pub struct HookFns<P> {
 }
 
 impl<P> HookFns<P> {
+    /// The function of `hook`, when `P` implements it.
+    pub fn get(&self, hook: Hook) -> Option<HookFn<P>> {
+        match hook {
+            Hook::Configure => self.configure,
+            Hook::Source => self.source,
+            Hook::Transform => self.transform,
+            Hook::Finish => self.finish,
+            Hook::Styles => self.styles,
+        }
+    }
+
     /// Which hooks there are.
     pub fn hooks(&self) -> Hooks {
-        Hooks {
-            configure: self.configure.is_some(),
-            source: self.source.is_some(),
-            transform: self.transform.is_some(),
-            finish: self.finish.is_some(),
-            styles: self.styles.is_some(),
-        }
+        Hooks::from_fn(|hook| self.get(hook).is_some())
     }
 }
 
@@ -155,7 +161,6 @@ impl Entry {
     pub fn new<P: Exported>() -> Entry {
         let name = CString::new(P::Plugin::NAME).expect("Plugin::NAME holds a NUL byte");
         let version = CString::new(P::Plugin::VERSION).expect("Plugin::VERSION holds a NUL byte");
-        let hooks = P::hooks().hooks();
         let descriptor = StoaPluginV1 {
             abi_version: ABI_VERSION,
             // Major and minor packed, so that the `1` of a plugin built
@@ -163,16 +168,16 @@ impl Entry {
             tree_version: tree_version_code(TREE_VERSION, TREE_MINOR),
             name: name.as_ptr(),
             version: version.as_ptr(),
-            transform: hooks.transform.then_some(transform::<P> as _),
-            finish: hooks.finish.then_some(finish::<P> as _),
-            styles: hooks.styles.then_some(styles::<P> as _),
+            transform: c_hook::<P>(Hook::Transform),
+            finish: c_hook::<P>(Hook::Finish),
+            styles: c_hook::<P>(Hook::Styles),
             free_buffer: Some(free_buffer),
         };
         let more = StoaHooksV1 {
             size: std::mem::size_of::<StoaHooksV1>() as u32,
             reserved: 0,
-            configure: hooks.configure.then_some(configure::<P> as _),
-            source: hooks.source.then_some(source::<P> as _),
+            configure: c_hook::<P>(Hook::Configure),
+            source: c_hook::<P>(Hook::Source),
         };
         Entry {
             descriptor,
@@ -201,70 +206,36 @@ pub fn more_hooks<P: Exported>() -> *const StoaHooksV1 {
     }
 }
 
-/// The `configure` hook of plugin `P`.
-///
-/// # Safety
-/// As for [`transform`].
-pub unsafe extern "C" fn configure<P: Exported>(
-    input: *const u8,
-    input_len: usize,
-    output: *mut StoaBuffer,
-) -> i32 {
-    // SAFETY: forwarded from this function's contract.
-    unsafe { shim::<P>(input, input_len, output, "configure", |h| h.configure) }
+/// The C function of `hook` for plugin `P`, put in the descriptor's field
+/// of its name; `None` (null) when `P` does not implement it.
+fn c_hook<P: Exported>(hook: Hook) -> Option<abi::HookFn> {
+    P::hooks().get(hook)?;
+    let function: abi::HookFn = match hook {
+        Hook::Configure => c_shim::<P, { Hook::Configure.tag() }>,
+        Hook::Source => c_shim::<P, { Hook::Source.tag() }>,
+        Hook::Transform => c_shim::<P, { Hook::Transform.tag() }>,
+        Hook::Finish => c_shim::<P, { Hook::Finish.tag() }>,
+        Hook::Styles => c_shim::<P, { Hook::Styles.tag() }>,
+    };
+    Some(function)
 }
 
-/// The `source` hook of plugin `P`.
-///
-/// # Safety
-/// As for [`transform`].
-pub unsafe extern "C" fn source<P: Exported>(
-    input: *const u8,
-    input_len: usize,
-    output: *mut StoaBuffer,
-) -> i32 {
-    // SAFETY: forwarded from this function's contract.
-    unsafe { shim::<P>(input, input_len, output, "source", |h| h.source) }
-}
-
-/// The `transform` hook of plugin `P`.
+/// The hook of plugin `P` whose tag ([`Hook::tag`]) is `TAG`, as the C ABI
+/// calls it: one function per hook, chosen by `c_hook`.
 ///
 /// # Safety
 /// `input` points to `input_len` readable bytes (or is null with length 0)
 /// and `output` to a writable [`StoaBuffer`], as `stoa_plugin.h` requires.
-pub unsafe extern "C" fn transform<P: Exported>(
+pub unsafe extern "C" fn c_shim<P: Exported, const TAG: u32>(
     input: *const u8,
     input_len: usize,
     output: *mut StoaBuffer,
 ) -> i32 {
-    // SAFETY: forwarded from this function's contract.
-    unsafe { shim::<P>(input, input_len, output, "transform", |h| h.transform) }
-}
-
-/// The `finish` hook of plugin `P`.
-///
-/// # Safety
-/// As for [`transform`].
-pub unsafe extern "C" fn finish<P: Exported>(
-    input: *const u8,
-    input_len: usize,
-    output: *mut StoaBuffer,
-) -> i32 {
-    // SAFETY: forwarded from this function's contract.
-    unsafe { shim::<P>(input, input_len, output, "finish", |h| h.finish) }
-}
-
-/// The `styles` hook of plugin `P`.
-///
-/// # Safety
-/// As for [`transform`].
-pub unsafe extern "C" fn styles<P: Exported>(
-    input: *const u8,
-    input_len: usize,
-    output: *mut StoaBuffer,
-) -> i32 {
-    // SAFETY: forwarded from this function's contract.
-    unsafe { shim::<P>(input, input_len, output, "styles", |h| h.styles) }
+    match Hook::from_tag(TAG) {
+        // SAFETY: forwarded from this function's contract.
+        Some(hook) => unsafe { shim::<P>(input, input_len, output, hook) },
+        None => STATUS_BAD_INPUT,
+    }
 }
 
 /// Frees a buffer a hook of this plugin returned.
@@ -281,20 +252,16 @@ pub unsafe extern "C" fn free_buffer(buffer: StoaBuffer) {
     drop(unsafe { Box::from_raw(slice) });
 }
 
-/// Which of a plugin's hooks a shim calls.
-type PickHook<P> = fn(&HookFns<P>) -> Option<HookFn<P>>;
-
 /// Reads the input, runs the hook on the plugin's value with panics caught,
 /// and writes the answer.
 ///
 /// # Safety
-/// As for [`transform`].
+/// As for [`c_shim`].
 unsafe fn shim<P: Exported>(
     input: *const u8,
     input_len: usize,
     output: *mut StoaBuffer,
-    hook_name: &str,
-    hook: PickHook<P::Plugin>,
+    hook: Hook,
 ) -> i32 {
     if output.is_null() {
         return STATUS_BAD_INPUT;
@@ -308,8 +275,8 @@ unsafe fn shim<P: Exported>(
     };
     // Making the plugin value runs its constructor: guard it too.
     let run = || {
-        hooks::guarded(hook_name, || match hook(P::hooks()) {
-            Some(hook) => hook(P::instance(), input),
+        hooks::guarded(hook.name(), || match P::hooks().get(hook) {
+            Some(function) => function(P::instance(), input),
             // Not in the descriptor, so never called by stoa.
             None => (STATUS_BAD_INPUT, Vec::new()),
         })
@@ -335,4 +302,67 @@ unsafe fn write_output(output: *mut StoaBuffer, body: Vec<u8>) {
     // SAFETY: per this function's contract. `write` because the host's
     // value there need not be dropped (it is plain data).
     unsafe { output.write(buffer) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::STATUS_PANIC;
+    use crate::hook::Slot;
+    use crate::testing::{Everything, any_input, panic_message};
+    use std::sync::OnceLock;
+
+    /// What `export_plugin!(Everything)` declares, without the symbols.
+    struct Exports;
+
+    impl Exported for Exports {
+        type Plugin = Everything;
+
+        fn instance() -> &'static Everything {
+            &Everything
+        }
+
+        fn hooks() -> &'static HookFns<Everything> {
+            static HOOKS: OnceLock<HookFns<Everything>> = OnceLock::new();
+            HOOKS.get_or_init(|| crate::__hooks_of!(Everything))
+        }
+
+        fn entry() -> &'static Entry {
+            static ENTRY: OnceLock<Entry> = OnceLock::new();
+            ENTRY.get_or_init(Entry::new::<Exports>)
+        }
+    }
+
+    /// The function in `hook`'s field, found as a host finds it.
+    fn exported(hook: Hook) -> Option<abi::HookFn> {
+        let entry = Exports::entry();
+        match hook.slot() {
+            Slot::Descriptor => entry.descriptor.hook(hook),
+            Slot::MoreHooks => {
+                let offset = StoaHooksV1::offset_of(hook)?;
+                let base = std::ptr::from_ref(&entry.more).cast::<u8>();
+                // SAFETY: `offset_of` is the offset of a field of type
+                // `Option<HookFn>` in this live struct.
+                unsafe { base.add(offset).cast::<Option<abi::HookFn>>().read() }
+            }
+        }
+    }
+
+    #[test]
+    fn every_hook_is_exported_in_its_field_and_reaches_its_trait_method() {
+        for hook in Hook::ALL {
+            let function = exported(hook).unwrap_or_else(|| panic!("no `{hook}` exported"));
+            let input = any_input();
+            let mut output = StoaBuffer::EMPTY;
+            // SAFETY: a live input slice and a writable buffer.
+            let status = unsafe { function(input.as_ptr(), input.len(), &mut output) };
+            assert_eq!(status, STATUS_PANIC, "{hook}");
+            // SAFETY: the hook wrote `len` bytes at `ptr`, ours until freed.
+            let body = unsafe { std::slice::from_raw_parts(output.ptr, output.len) }.to_vec();
+            // SAFETY: freed once, by the code that allocated it.
+            unsafe { free_buffer(output) };
+            let expected = format!("panicked in `{hook}`: `{hook}` was called");
+            assert_eq!(panic_message(&body), expected);
+        }
+    }
 }

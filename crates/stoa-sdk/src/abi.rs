@@ -3,6 +3,7 @@
 //! The header is the reference; these types have the same layout. Rust
 //! plugins never touch them: [`crate::export_plugin!`] fills them in.
 
+use crate::hook::Hook;
 use std::ffi::c_char;
 
 /// The ABI version this SDK and host speak. A new version gets a new entry
@@ -78,6 +79,19 @@ pub struct StoaPluginV1 {
     pub styles: Option<HookFn>,
     /// Frees the plugin's output buffers; never null.
     pub free_buffer: Option<FreeBufferFn>,
+}
+
+impl StoaPluginV1 {
+    /// The function of `hook` in this descriptor (in the field of its
+    /// name); `None` when it is null, and for a hook of [`StoaHooksV1`].
+    pub fn hook(&self, hook: Hook) -> Option<HookFn> {
+        match hook {
+            Hook::Transform => self.transform,
+            Hook::Finish => self.finish,
+            Hook::Styles => self.styles,
+            Hook::Configure | Hook::Source => None,
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -216,4 +230,50 @@ pub struct StoaHooksV1 {
     pub configure: Option<HookFn>,
     /// Rewrites a post's Markdown before it is parsed; null when not provided.
     pub source: Option<HookFn>,
+}
+
+impl StoaHooksV1 {
+    /// Where the field of `hook` (named after it) begins in the struct;
+    /// `None` for a hook of the descriptor. A host reads the field only
+    /// when the plugin's `size` reaches past its end.
+    pub const fn offset_of(hook: Hook) -> Option<usize> {
+        match hook {
+            Hook::Configure => Some(std::mem::offset_of!(StoaHooksV1, configure)),
+            Hook::Source => Some(std::mem::offset_of!(StoaHooksV1, source)),
+            Hook::Transform | Hook::Finish | Hook::Styles => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hook::Slot;
+
+    extern "C" fn nothing(_: *const u8, _: usize, _: *mut StoaBuffer) -> i32 {
+        STATUS_OK
+    }
+
+    #[test]
+    fn each_hook_is_in_the_struct_the_table_says() {
+        let descriptor = StoaPluginV1 {
+            abi_version: ABI_VERSION,
+            tree_version: 1,
+            name: std::ptr::null(),
+            version: std::ptr::null(),
+            transform: Some(nothing),
+            finish: Some(nothing),
+            styles: Some(nothing),
+            free_buffer: None,
+        };
+        for hook in Hook::ALL {
+            let in_descriptor = hook.slot() == Slot::Descriptor;
+            assert_eq!(descriptor.hook(hook).is_some(), in_descriptor, "{hook}");
+            assert_eq!(
+                StoaHooksV1::offset_of(hook).is_none(),
+                in_descriptor,
+                "{hook}"
+            );
+        }
+    }
 }

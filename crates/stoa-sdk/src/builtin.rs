@@ -8,6 +8,7 @@
 //! the same, byte for byte.
 
 use crate::__private::HookFns;
+use crate::hook::Hook;
 use crate::hooks::{self, Answer};
 use crate::{Hooks, Plugin, TREE_MINOR, TREE_VERSION, tree_version_code};
 
@@ -27,16 +28,6 @@ impl std::fmt::Debug for BuiltinPlugin {
             .field("version", &self.version)
             .finish_non_exhaustive()
     }
-}
-
-/// A hook of a built-in plugin, by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Hook {
-    Configure,
-    Source,
-    Transform,
-    Finish,
-    Styles,
 }
 
 impl BuiltinPlugin {
@@ -73,37 +64,18 @@ impl BuiltinPlugin {
         tree_version_code(TREE_VERSION, TREE_MINOR)
     }
 
-    /// Calls `configure` with the JSON input of the C ABI; the status and
-    /// the JSON output, exactly as the exported hook would return them.
-    pub fn configure(&self, input: &[u8]) -> (i32, Vec<u8>) {
-        run("configure", || self.plugin.call(Hook::Configure, input))
-    }
-
-    /// Calls `source`, as [`Self::configure`] does.
-    pub fn source(&self, input: &[u8]) -> (i32, Vec<u8>) {
-        run("source", || self.plugin.call(Hook::Source, input))
-    }
-
-    /// Calls `transform`, as [`Self::configure`] does.
-    pub fn transform(&self, input: &[u8]) -> (i32, Vec<u8>) {
-        run("transform", || self.plugin.call(Hook::Transform, input))
-    }
-
-    /// Calls `finish`, as [`Self::configure`] does.
-    pub fn finish(&self, input: &[u8]) -> (i32, Vec<u8>) {
-        run("finish", || self.plugin.call(Hook::Finish, input))
-    }
-
-    /// Calls `styles`, as [`Self::configure`] does.
-    pub fn styles(&self, input: &[u8]) -> (i32, Vec<u8>) {
-        run("styles", || self.plugin.call(Hook::Styles, input))
+    /// Calls `hook` with the JSON input of the C ABI; the status and the
+    /// JSON output, exactly as the exported hook would return them.
+    #[doc(hidden)]
+    pub fn call(&self, hook: Hook, input: &[u8]) -> (i32, Vec<u8>) {
+        run(hook, || self.plugin.call(hook, input))
     }
 }
 
 /// What the exported shims do around a hook, minus the C buffer: a deep
 /// stack for deep trees, and a panic turned into a status.
-fn run(hook_name: &str, hook: impl FnOnce() -> Answer) -> Answer {
-    crate::wire::with_deep_stack(|| hooks::guarded(hook_name, hook))
+fn run(hook: Hook, call: impl FnOnce() -> Answer) -> Answer {
+    crate::wire::with_deep_stack(|| hooks::guarded(hook.name(), call))
 }
 
 /// A plugin of any type and its hooks, behind one vtable.
@@ -118,14 +90,7 @@ struct Holder<P> {
 
 impl<P: Plugin> Erased for Holder<P> {
     fn call(&self, hook: Hook, input: &[u8]) -> Answer {
-        let function = match hook {
-            Hook::Configure => self.hooks.configure,
-            Hook::Source => self.hooks.source,
-            Hook::Transform => self.hooks.transform,
-            Hook::Finish => self.hooks.finish,
-            Hook::Styles => self.hooks.styles,
-        };
-        match function {
+        match self.hooks.get(hook) {
             Some(function) => function(&self.plugin, input),
             // The host asks only for the hooks `hooks()` lists.
             None => (crate::abi::STATUS_BAD_INPUT, Vec::new()),
@@ -176,7 +141,7 @@ mod tests {
         assert_eq!((plugin.name(), plugin.version()), ("loud", "1.2.3"));
         // Only the hook it implements.
         assert_eq!(plugin.hooks().names(), ["transform"]);
-        let (status, body) = plugin.transform(&input(json!({})));
+        let (status, body) = plugin.call(Hook::Transform, &input(json!({})));
         assert_eq!(status, STATUS_OK);
         let out: TransformOutput = crate::wire::from_slice(&body).unwrap();
         assert_eq!(out.chapter.title, "QUIET");
@@ -189,9 +154,23 @@ mod tests {
 
     #[test]
     fn a_panic_in_a_builtin_is_a_status_not_a_crash() {
-        let (status, body) = crate::builtin_plugin!(Loud).transform(&input(json!({"panic": true})));
+        let plugin = crate::builtin_plugin!(Loud);
+        let (status, body) = plugin.call(Hook::Transform, &input(json!({"panic": true})));
         assert_eq!(status, STATUS_PANIC);
         let failure: FailureOutput = crate::wire::from_slice(&body).unwrap();
         assert!(failure.diagnostics[0].message.contains("too loud"));
+    }
+
+    #[test]
+    fn every_hook_of_the_table_reaches_its_trait_method() {
+        let plugin = crate::builtin_plugin!(crate::testing::Everything);
+        assert_eq!(plugin.hooks(), Hooks::ALL);
+        for hook in Hook::ALL {
+            let (status, body) = plugin.call(hook, &crate::testing::any_input());
+            assert_eq!(status, STATUS_PANIC, "{hook}");
+            let message = crate::testing::panic_message(&body);
+            let expected = format!("panicked in `{hook}`: `{hook}` was called");
+            assert_eq!(message, expected);
+        }
     }
 }

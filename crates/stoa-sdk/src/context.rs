@@ -9,8 +9,10 @@ use std::sync::Mutex;
 
 /// A warning or error from a plugin, as it crosses the boundary. The host
 /// turns it into a [`crate::Diagnostic`] naming the plugin and the file of
-/// the chapter concerned.
+/// the chapter concerned. Made with [`Self::warning`] or [`Self::error`]:
+/// a field may be added (`#[non_exhaustive]`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PluginDiagnostic {
     /// Warning or error. An error stops the build of the book.
     pub severity: Severity,

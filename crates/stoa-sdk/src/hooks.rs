@@ -53,10 +53,7 @@ pub(crate) fn transform<P: Transform>(plugin: &P, input: &[u8]) -> Answer {
     let mut chapter = input.chapter.into_owned();
     let ctx = ctx.for_chapter(chapter.slug.clone());
     let result = plugin.transform(&mut chapter, &ctx);
-    let output = |diagnostics| TransformOutput {
-        chapter: Cow::Borrowed(&chapter),
-        diagnostics,
-    };
+    let output = |diagnostics| TransformOutput::new(Cow::Borrowed(&chapter), diagnostics);
     answer(result, ctx.into_diagnostics(), output)
 }
 
@@ -70,10 +67,7 @@ pub(crate) fn finish<P: Finish>(plugin: &P, input: &[u8]) -> Answer {
         .for_plugin(P::NAME)
         .with_labels(book.labels.clone());
     let result = plugin.finish(&mut book, &ctx);
-    let output = |diagnostics| FinishOutput {
-        book: Cow::Borrowed(&book),
-        diagnostics,
-    };
+    let output = |diagnostics| FinishOutput::new(Cow::Borrowed(&book), diagnostics);
     answer(result, ctx.into_diagnostics(), output)
 }
 
@@ -85,16 +79,15 @@ pub(crate) fn styles<P: Styles>(plugin: &P, input: &[u8]) -> Answer {
     // A format newer than this SDK: the plugin has no style for it, which
     // is not an error (a new format must not break every plugin built before).
     let Some(format) = Format::from_name(&input.format) else {
-        return answer(Ok(()), Vec::new(), |diagnostics| StylesOutput {
-            code: String::new(),
-            diagnostics,
+        return answer(Ok(()), Vec::new(), |diagnostics| {
+            StylesOutput::new(String::new(), diagnostics)
         });
     };
     let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id)
         .for_plugin(P::NAME)
         .with_labels(input.labels.into_owned());
     let code = plugin.styles(format, &ctx);
-    let output = |diagnostics| StylesOutput { code, diagnostics };
+    let output = |diagnostics| StylesOutput::new(code, diagnostics);
     answer(Ok(()), ctx.into_diagnostics(), output)
 }
 
@@ -107,9 +100,7 @@ pub(crate) fn configure<P: Configure>(plugin: &P, input: &[u8]) -> Answer {
         .for_plugin(P::NAME)
         .with_labels(input.labels.into_owned());
     let result = plugin.configure(&ctx);
-    answer(result, ctx.into_diagnostics(), |diagnostics| {
-        ConfigureOutput { diagnostics }
-    })
+    answer(result, ctx.into_diagnostics(), ConfigureOutput::new)
 }
 
 pub(crate) fn source<P: Source>(plugin: &P, input: &[u8]) -> Answer {
@@ -123,11 +114,8 @@ pub(crate) fn source<P: Source>(plugin: &P, input: &[u8]) -> Answer {
         .for_chapter(input.slug.into_owned());
     let mut markdown = Markdown::new(&input.markdown);
     let result = plugin.source(&mut markdown, &ctx);
-    let output = |diagnostics| SourceOutput {
-        markdown: Cow::Owned(markdown.text()),
-        line_map: Some(markdown.line_map()),
-        diagnostics,
-    };
+    let output =
+        |diagnostics| SourceOutput::new(markdown.text(), Some(markdown.line_map()), diagnostics);
     answer(result, ctx.into_diagnostics(), output)
 }
 
@@ -175,7 +163,7 @@ fn answer<O: serde::Serialize>(
 }
 
 fn failure(diagnostics: Vec<PluginDiagnostic>) -> Vec<u8> {
-    wire::to_vec(&FailureOutput { diagnostics }).unwrap_or_default()
+    wire::to_vec(&FailureOutput::new(diagnostics)).unwrap_or_default()
 }
 
 /// The inputs all carry the host's tree version (its major).

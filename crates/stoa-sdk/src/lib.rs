@@ -43,6 +43,10 @@ pub mod abi;
 pub mod builtin;
 mod context;
 mod edit;
+// The hook table, for the host and the SDK's own macros: plugins never
+// name a hook, they implement its trait.
+#[doc(hidden)]
+pub mod hook;
 // All the unsafe code of the SDK: the `extern "C"` shims the macro points the
 // descriptor at. Plugins reach it only through `export_plugin!`.
 #[doc(hidden)]
@@ -50,10 +54,15 @@ mod edit;
 pub mod __private;
 mod hooks;
 mod source;
+// A plugin with every hook, for the SDK's and the host's tests.
+#[cfg(any(test, feature = "testing"))]
+#[doc(hidden)]
+pub mod testing;
 pub mod wire;
 
 pub use context::{Context, PluginDiagnostic};
 pub use edit::{div, div_with_role, rewrite_text, span, span_with_role};
+pub use hook::Hooks;
 pub use source::{Markdown, guess_line_map};
 // The one `Format` (epub, pdf, html), `Role`, `NoteStyle` and the rest of
 // the tree: a plugin names them as `stoa_sdk::...`.
@@ -61,57 +70,6 @@ pub use stoa_doc;
 pub use stoa_doc::*;
 
 use std::fmt;
-
-/// Which hooks a plugin provides, so the host skips the others (and does not
-/// send every chapter across the boundary for nothing). A Rust plugin never
-/// writes one: [`export_plugin!`] reads it from the hook traits it implements.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Hooks {
-    /// [`Configure::configure`] is called, once per book and language.
-    pub configure: bool,
-    /// [`Source::source`] is called, on each post's Markdown.
-    pub source: bool,
-    /// [`Transform::transform`] is called.
-    pub transform: bool,
-    /// [`Finish::finish`] is called.
-    pub finish: bool,
-    /// [`Styles::styles`] is called.
-    pub styles: bool,
-}
-
-impl Hooks {
-    /// Every hook.
-    pub const ALL: Hooks = Hooks {
-        configure: true,
-        source: true,
-        transform: true,
-        finish: true,
-        styles: true,
-    };
-
-    /// No hook at all.
-    pub const NONE: Hooks = Hooks {
-        configure: false,
-        source: false,
-        transform: false,
-        finish: false,
-        styles: false,
-    };
-
-    /// The names of the hooks provided, in the order stoa calls them.
-    pub fn names(self) -> Vec<&'static str> {
-        [
-            ("configure", self.configure),
-            ("source", self.source),
-            ("transform", self.transform),
-            ("finish", self.finish),
-            ("styles", self.styles),
-        ]
-        .into_iter()
-        .filter_map(|(name, on)| on.then_some(name))
-        .collect()
-    }
-}
 
 /// Why a hook failed. The host reports it as an error naming the plugin and
 /// the chapter, and the book is not built.

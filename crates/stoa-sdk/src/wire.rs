@@ -2,7 +2,9 @@
 //!
 //! The host serializes the inputs with borrowed parts and the plugin reads
 //! them owned, hence the `Cow`s. Unknown fields are ignored both ways, so a
-//! field can be added without a new ABI version.
+//! field can be added without a new ABI version; and in Rust each type is
+//! `#[non_exhaustive]`, made with its `new` (and `with_` for the fields
+//! that have a default), so that a new field breaks no code that makes one.
 //!
 //! Every input carries the host's tree version in two numbers:
 //! `tree_version`, the major (the one number a plugin built before minors
@@ -18,6 +20,7 @@ use std::borrow::Cow;
 
 /// Input of `transform`.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TransformInput<'a> {
     /// [`stoa_doc::TREE_VERSION`] of the host: the tree's major version.
     pub tree_version: u32,
@@ -38,8 +41,36 @@ pub struct TransformInput<'a> {
     pub chapter: Cow<'a, Chapter>,
 }
 
+impl<'a> TransformInput<'a> {
+    /// The input for `chapter` of book `book_id` in `lang`, with this SDK's
+    /// tree version; no labels until [`Self::with_labels`].
+    pub fn new(
+        config: Cow<'a, Value>,
+        lang: impl Into<Cow<'a, str>>,
+        book_id: impl Into<Cow<'a, str>>,
+        chapter: Cow<'a, Chapter>,
+    ) -> Self {
+        TransformInput {
+            tree_version: crate::TREE_VERSION,
+            tree_minor: crate::TREE_MINOR,
+            config,
+            lang: lang.into(),
+            book_id: book_id.into(),
+            labels: Cow::Owned(Labels::default()),
+            chapter,
+        }
+    }
+
+    /// The words of the edition.
+    pub fn with_labels(mut self, labels: Cow<'a, Labels>) -> Self {
+        self.labels = labels;
+        self
+    }
+}
+
 /// Output of `transform`.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TransformOutput<'a> {
     /// The chapter, changed or not.
     pub chapter: Cow<'a, Chapter>,
@@ -48,8 +79,19 @@ pub struct TransformOutput<'a> {
     pub diagnostics: Vec<PluginDiagnostic>,
 }
 
+impl<'a> TransformOutput<'a> {
+    /// The chapter as the hook left it, and what it reported.
+    pub fn new(chapter: Cow<'a, Chapter>, diagnostics: Vec<PluginDiagnostic>) -> Self {
+        TransformOutput {
+            chapter,
+            diagnostics,
+        }
+    }
+}
+
 /// Input of `finish`.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct FinishInput<'a> {
     /// [`stoa_doc::TREE_VERSION`] of the host: the tree's major version.
     pub tree_version: u32,
@@ -64,8 +106,22 @@ pub struct FinishInput<'a> {
     pub book: Cow<'a, Book>,
 }
 
+impl<'a> FinishInput<'a> {
+    /// The input for `book` in `lang`, with this SDK's tree version.
+    pub fn new(config: Cow<'a, Value>, lang: impl Into<Cow<'a, str>>, book: Cow<'a, Book>) -> Self {
+        FinishInput {
+            tree_version: crate::TREE_VERSION,
+            tree_minor: crate::TREE_MINOR,
+            config,
+            lang: lang.into(),
+            book,
+        }
+    }
+}
+
 /// Output of `finish`.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct FinishOutput<'a> {
     /// The book, changed or not; chapters may be added.
     pub book: Cow<'a, Book>,
@@ -74,8 +130,16 @@ pub struct FinishOutput<'a> {
     pub diagnostics: Vec<PluginDiagnostic>,
 }
 
+impl<'a> FinishOutput<'a> {
+    /// The book as the hook left it, and what it reported.
+    pub fn new(book: Cow<'a, Book>, diagnostics: Vec<PluginDiagnostic>) -> Self {
+        FinishOutput { book, diagnostics }
+    }
+}
+
 /// Input of `styles`.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct StylesInput<'a> {
     /// [`stoa_doc::TREE_VERSION`] of the host: the tree's major version.
     pub tree_version: u32,
@@ -97,8 +161,37 @@ pub struct StylesInput<'a> {
     pub format: Cow<'a, str>,
 }
 
+impl<'a> StylesInput<'a> {
+    /// The input asking for the styles of the format named `format`, for
+    /// book `book_id` in `lang`, with this SDK's tree version; no labels
+    /// until [`Self::with_labels`].
+    pub fn new(
+        config: Cow<'a, Value>,
+        lang: impl Into<Cow<'a, str>>,
+        book_id: impl Into<Cow<'a, str>>,
+        format: impl Into<Cow<'a, str>>,
+    ) -> Self {
+        StylesInput {
+            tree_version: crate::TREE_VERSION,
+            tree_minor: crate::TREE_MINOR,
+            config,
+            lang: lang.into(),
+            book_id: book_id.into(),
+            labels: Cow::Owned(Labels::default()),
+            format: format.into(),
+        }
+    }
+
+    /// The words of the edition.
+    pub fn with_labels(mut self, labels: Cow<'a, Labels>) -> Self {
+        self.labels = labels;
+        self
+    }
+}
+
 /// Output of `styles`.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct StylesOutput {
     /// CSS or Typst code; empty for none.
     #[serde(default)]
@@ -108,9 +201,17 @@ pub struct StylesOutput {
     pub diagnostics: Vec<PluginDiagnostic>,
 }
 
+impl StylesOutput {
+    /// The hook's code (empty for none), and what it reported.
+    pub fn new(code: String, diagnostics: Vec<PluginDiagnostic>) -> Self {
+        StylesOutput { code, diagnostics }
+    }
+}
+
 /// Input of `configure`: the settings and the edition they are for, before
 /// any post is read.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ConfigureInput<'a> {
     /// [`stoa_doc::TREE_VERSION`] of the host: the tree's major version.
     pub tree_version: u32,
@@ -128,16 +229,50 @@ pub struct ConfigureInput<'a> {
     pub labels: Cow<'a, Labels>,
 }
 
+impl<'a> ConfigureInput<'a> {
+    /// The input for the settings of book `book_id` in `lang`, with this
+    /// SDK's tree version; no labels until [`Self::with_labels`].
+    pub fn new(
+        config: Cow<'a, Value>,
+        lang: impl Into<Cow<'a, str>>,
+        book_id: impl Into<Cow<'a, str>>,
+    ) -> Self {
+        ConfigureInput {
+            tree_version: crate::TREE_VERSION,
+            tree_minor: crate::TREE_MINOR,
+            config,
+            lang: lang.into(),
+            book_id: book_id.into(),
+            labels: Cow::Owned(Labels::default()),
+        }
+    }
+
+    /// The words of the edition.
+    pub fn with_labels(mut self, labels: Cow<'a, Labels>) -> Self {
+        self.labels = labels;
+        self
+    }
+}
+
 /// Output of `configure`: what is wrong with the settings, if anything.
 #[derive(Debug, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ConfigureOutput {
     /// Warnings and errors about the settings.
     #[serde(default)]
     pub diagnostics: Vec<PluginDiagnostic>,
 }
 
+impl ConfigureOutput {
+    /// What the hook found wrong with the settings, if anything.
+    pub fn new(diagnostics: Vec<PluginDiagnostic>) -> Self {
+        ConfigureOutput { diagnostics }
+    }
+}
+
 /// Input of `source`: one post's Markdown, after its front matter.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SourceInput<'a> {
     /// [`stoa_doc::TREE_VERSION`] of the host: the tree's major version.
     pub tree_version: u32,
@@ -163,8 +298,46 @@ pub struct SourceInput<'a> {
     pub markdown: Cow<'a, str>,
 }
 
+impl<'a> SourceInput<'a> {
+    /// The input for the Markdown of post `slug` of book `book_id` in
+    /// `lang`, with this SDK's tree version; no labels and no file until
+    /// [`Self::with_labels`] and [`Self::with_file`].
+    pub fn new(
+        config: Cow<'a, Value>,
+        lang: impl Into<Cow<'a, str>>,
+        book_id: impl Into<Cow<'a, str>>,
+        slug: impl Into<Cow<'a, str>>,
+        markdown: impl Into<Cow<'a, str>>,
+    ) -> Self {
+        SourceInput {
+            tree_version: crate::TREE_VERSION,
+            tree_minor: crate::TREE_MINOR,
+            config,
+            lang: lang.into(),
+            book_id: book_id.into(),
+            labels: Cow::Owned(Labels::default()),
+            slug: slug.into(),
+            file: None,
+            markdown: markdown.into(),
+        }
+    }
+
+    /// The words of the edition.
+    pub fn with_labels(mut self, labels: Cow<'a, Labels>) -> Self {
+        self.labels = labels;
+        self
+    }
+
+    /// The post's file, as stoa names it in messages.
+    pub fn with_file(mut self, file: Option<Cow<'a, str>>) -> Self {
+        self.file = file;
+        self
+    }
+}
+
 /// Output of `source`.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SourceOutput<'a> {
     /// The new Markdown.
     pub markdown: Cow<'a, str>,
@@ -178,12 +351,36 @@ pub struct SourceOutput<'a> {
     pub diagnostics: Vec<PluginDiagnostic>,
 }
 
+impl<'a> SourceOutput<'a> {
+    /// The Markdown as the hook left it, the line each of its lines comes
+    /// from (`None`: let stoa guess), and what the hook reported.
+    pub fn new(
+        markdown: impl Into<Cow<'a, str>>,
+        line_map: Option<Vec<Option<usize>>>,
+        diagnostics: Vec<PluginDiagnostic>,
+    ) -> Self {
+        SourceOutput {
+            markdown: markdown.into(),
+            line_map,
+            diagnostics,
+        }
+    }
+}
+
 /// Output of any hook that returns a status other than OK.
 #[derive(Debug, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct FailureOutput {
     /// Why the hook failed.
     #[serde(default)]
     pub diagnostics: Vec<PluginDiagnostic>,
+}
+
+impl FailureOutput {
+    /// Why the hook failed.
+    pub fn new(diagnostics: Vec<PluginDiagnostic>) -> Self {
+        FailureOutput { diagnostics }
+    }
 }
 
 /// A stack this large holds a tree some ten thousand levels deep in a debug

@@ -393,18 +393,6 @@ connect()})();"#;
     )
 }
 
-/// `page` with `script` added just before its last `</body>` (in any case),
-/// or at its end when it has none.
-pub fn inject(page: &str, script: &str) -> String {
-    let lower = page.to_ascii_lowercase();
-    let at = lower.rfind("</body").unwrap_or(page.len());
-    let mut out = String::with_capacity(page.len() + script.len());
-    out.push_str(&page[..at]);
-    out.push_str(script);
-    out.push_str(&page[at..]);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -512,12 +500,7 @@ mod tests {
     }
 
     #[test]
-    fn the_script_goes_before_the_end_of_the_body() {
-        assert_eq!(
-            inject("<p>x</p></BODY></html>", "<s/>"),
-            "<p>x</p><s/></BODY></html>"
-        );
-        assert_eq!(inject("<p>x</p>", "<s/>"), "<p>x</p><s/>");
+    fn the_script_knows_its_generation_and_is_one_element() {
         let script = script(7);
         assert!(script.contains("var since=7,"));
         assert!(!script.contains("</script") || script.ends_with("</script>"));

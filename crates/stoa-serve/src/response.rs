@@ -140,7 +140,7 @@ impl Response {
         let mut bytes = Vec::new();
         file.take(MAX_INJECTED_PAGE).read_to_end(&mut bytes).ok()?;
         let page = String::from_utf8(bytes).ok()?;
-        let body = crate::live::inject(&page, script);
+        let body = inject(&page, script);
         let mut response = Response::text(200, body);
         response.headers[0].1 = content_type(&found.name).into();
         if let Ok(modified) = meta.modified() {
@@ -293,9 +293,30 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
+/// `page` with `script` added just before its last `</body>` (in any case),
+/// or at its end when it has none.
+fn inject(page: &str, script: &str) -> String {
+    let lower = page.to_ascii_lowercase();
+    let at = lower.rfind("</body").unwrap_or(page.len());
+    let mut out = String::with_capacity(page.len() + script.len());
+    out.push_str(&page[..at]);
+    out.push_str(script);
+    out.push_str(&page[at..]);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_script_goes_before_the_end_of_the_body() {
+        assert_eq!(
+            inject("<p>x</p></BODY></html>", "<s/>"),
+            "<p>x</p><s/></BODY></html>"
+        );
+        assert_eq!(inject("<p>x</p>", "<s/>"), "<p>x</p><s/>");
+    }
 
     #[test]
     fn ranges() {

@@ -1,9 +1,10 @@
 //! Escaping for HTML and XML text and attributes, and percent-encoding for hrefs.
 
 /// Escapes text for element content and double- or single-quoted attributes, in
-/// HTML and XML alike. Control characters that XML 1.0 forbids are dropped, so
-/// that a stray one in a description cannot make the catalog unparsable.
-/// The same escaping plugins use for raw output ([`stoa_doc::escape::xhtml`]).
+/// HTML and XML alike. The characters XML forbids or discourages are dropped
+/// ([`stoa_doc::escape::xml_dropped`]), so that a stray one in a description
+/// cannot make the catalog unparsable. The same escaping plugins use for raw
+/// output ([`stoa_doc::escape::xhtml`]).
 pub fn text(s: &str) -> String {
     stoa_doc::escape::xhtml(s)
 }

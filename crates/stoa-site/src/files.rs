@@ -9,76 +9,19 @@ use stoa_doc::Diagnostic;
 
 use crate::escape;
 
-/// A kind of downloadable file.
+/// A kind of downloadable file: what the build's registry of formats says
+/// of it (see `stoa-renderers`), in the order the page lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Format {
+pub struct FileKind {
+    /// The file's extension, without the dot, e.g. `epub`.
+    pub extension: &'static str,
     /// What readers see on the button, e.g. `EPUB`.
     pub label: &'static str,
     /// The IANA media type.
     pub media_type: &'static str,
-    /// Position on the page: EPUB first, since it suits phones and e-readers best.
-    pub rank: u8,
+    /// Whether it is paged (the PDF): the page shows its page count.
+    pub paged: bool,
 }
-
-/// The formats an edition may offer, by file extension.
-const FORMATS: &[(&str, Format)] = &[
-    (
-        "epub",
-        Format {
-            label: "EPUB",
-            media_type: "application/epub+zip",
-            rank: 0,
-        },
-    ),
-    (
-        "pdf",
-        Format {
-            label: "PDF",
-            media_type: "application/pdf",
-            rank: 1,
-        },
-    ),
-    (
-        "azw3",
-        Format {
-            label: "AZW3",
-            media_type: "application/vnd.amazon.ebook",
-            rank: 2,
-        },
-    ),
-    (
-        "mobi",
-        Format {
-            label: "MOBI",
-            media_type: "application/x-mobipocket-ebook",
-            rank: 3,
-        },
-    ),
-    (
-        "html",
-        Format {
-            label: "HTML",
-            media_type: "text/html",
-            rank: 4,
-        },
-    ),
-    (
-        "txt",
-        Format {
-            label: "TXT",
-            media_type: "text/plain",
-            rank: 5,
-        },
-    ),
-    (
-        "zip",
-        Format {
-            label: "ZIP",
-            media_type: "application/zip",
-            rank: 6,
-        },
-    ),
-];
 
 /// A downloadable file of an edition.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,7 +31,10 @@ pub struct FileInfo {
     /// The file's own name, as `sha256sum` prints it.
     pub name: String,
     /// Its kind.
-    pub format: Format,
+    pub format: FileKind,
+    /// Its kind's position in the build's list: the page lists files in
+    /// that order.
+    pub rank: usize,
     /// Size in bytes.
     pub size: u64,
     /// Lower-case hex SHA-256 of the content.
@@ -96,10 +42,11 @@ pub struct FileInfo {
 }
 
 impl FileInfo {
-    /// Reads `rel` (relative to `out_dir`) to learn its size and checksum.
-    pub fn read(out_dir: &Path, rel: &Path) -> Result<FileInfo, Diagnostic> {
+    /// Reads `rel` (relative to `out_dir`), one of the `kinds` by its
+    /// extension, to learn its size and checksum.
+    pub fn read(out_dir: &Path, rel: &Path, kinds: &[FileKind]) -> Result<FileInfo, Diagnostic> {
         let href = relative_href(rel)?;
-        let format = format_of(rel)?;
+        let (rank, format) = kind_of(rel, kinds)?;
         let path = out_dir.join(rel);
         let (size, sha256) = hash_file(&path)
             .map_err(|e| Diagnostic::error(format!("cannot read {}: {e}", path.display())))?;
@@ -110,6 +57,7 @@ impl FileInfo {
             href,
             name,
             format,
+            rank,
             size,
             sha256,
         })
@@ -210,18 +158,21 @@ fn extension(path: &Path) -> String {
         .to_ascii_lowercase()
 }
 
-fn format_of(path: &Path) -> Result<Format, Diagnostic> {
+/// The kind of the file at `path` by its extension, with its position in
+/// `kinds`.
+fn kind_of(path: &Path, kinds: &[FileKind]) -> Result<(usize, FileKind), Diagnostic> {
     let ext = extension(path);
-    FORMATS
+    kinds
         .iter()
-        .find(|(e, _)| *e == ext)
-        .map(|(_, f)| *f)
+        .position(|k| k.extension.eq_ignore_ascii_case(&ext))
+        .map(|rank| (rank, kinds[rank]))
         .ok_or_else(|| {
+            let known: Vec<String> = kinds.iter().map(|k| format!(".{}", k.extension)).collect();
             Diagnostic::error(format!(
                 "{}: unknown download format `.{ext}`",
                 path.display()
             ))
-            .with_hint("the download page knows .epub, .pdf, .azw3, .mobi, .html, .txt and .zip")
+            .with_hint(format!("the download page knows {}", known.join(", ")))
         })
 }
 
@@ -278,12 +229,28 @@ mod tests {
 
     #[test]
     fn formats_come_from_the_extension() {
+        let kinds = [
+            FileKind {
+                extension: "epub",
+                label: "EPUB",
+                media_type: "application/epub+zip",
+                paged: false,
+            },
+            FileKind {
+                extension: "pdf",
+                label: "PDF",
+                media_type: "application/pdf",
+                paged: true,
+            },
+        ];
+        let (rank, epub) = kind_of(Path::new("a/b.EPUB"), &kinds).unwrap();
+        assert_eq!((rank, epub.media_type), (0, "application/epub+zip"));
         assert_eq!(
-            format_of(Path::new("a/b.EPUB")).unwrap().media_type,
-            "application/epub+zip"
+            kind_of(Path::new("a/b.pdf"), &kinds).unwrap().1.label,
+            "PDF"
         );
-        assert_eq!(format_of(Path::new("a/b.pdf")).unwrap().label, "PDF");
-        assert!(format_of(Path::new("a/b.docx")).is_err());
+        let unknown = kind_of(Path::new("a/b.docx"), &kinds).unwrap_err();
+        assert!(unknown.to_string().contains(".epub, .pdf"), "{unknown}");
     }
 
     #[test]

@@ -264,7 +264,7 @@ fn book(out: &mut String, edition: &Edition, ui: &Ui) {
     let _ = writeln!(out, "<ul class=\"files\" aria-label=\"{}\">", esc(ui.files));
     for file in &edition.files {
         // The page count belongs to the PDF: the EPUB reflows.
-        let pages = e.pages.filter(|_| file.format.label == "PDF");
+        let pages = e.pages.filter(|_| file.format.paged);
         download(out, file, &e.title, &e.lang, pages, ui);
     }
     if let Some(web) = &edition.web {
@@ -606,7 +606,7 @@ footer a { color: var(--fg); overflow-wrap: anywhere; }
 mod tests {
     use super::*;
     use crate::SiteEntry;
-    use crate::files::Format;
+    use crate::files::FileKind;
 
     fn entry(book: &str, lang: &str, title: &str) -> SiteEntry {
         SiteEntry {
@@ -633,15 +633,17 @@ mod tests {
     }
 
     fn edition(entry: &SiteEntry) -> Edition<'_> {
-        let format = Format {
+        let format = FileKind {
+            extension: "epub",
             label: "EPUB",
             media_type: "application/epub+zip",
-            rank: 0,
+            paged: false,
         };
         let file = FileInfo {
             href: "a%20b.epub".into(),
             name: "a b.epub".into(),
             format,
+            rank: 0,
             size: 1500,
             sha256: "ab".repeat(32),
         };
@@ -698,11 +700,13 @@ mod tests {
         let e = entry("b", "en", "Book");
         let mut ed = edition(&e);
         let mut pdf = ed.files[0].clone();
-        pdf.format = Format {
+        pdf.format = FileKind {
+            extension: "pdf",
             label: "PDF",
             media_type: "application/pdf",
-            rank: 1,
+            paged: true,
         };
+        pdf.rank = 1;
         pdf.href = "b.pdf".into();
         ed.files.push(pdf);
         let page = render(&[ed], &["en".into()]);

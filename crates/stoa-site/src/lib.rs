@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 pub use stoa_doc::Diagnostic;
 
+pub use files::FileKind;
 use files::{Cover, FileInfo};
 pub use manifest::{MANIFEST, merge, previous_entries};
 
@@ -108,8 +109,12 @@ pub fn opds_file_name(lang: &str) -> String {
 /// files are written. Each output replaces the old one atomically. Returns the paths
 /// of the page and the catalogs written, in `out_dir`; the list of editions
 /// itself ([`MANIFEST`]) is written too, last, for the next partial build.
-pub fn write_site(out_dir: &Path, entries: &[SiteEntry]) -> Result<Vec<PathBuf>, Diagnostic> {
-    let editions = load_editions(out_dir, entries)?;
+pub fn write_site(
+    out_dir: &Path,
+    entries: &[SiteEntry],
+    kinds: &[FileKind],
+) -> Result<Vec<PathBuf>, Diagnostic> {
+    let editions = load_editions(out_dir, entries, kinds)?;
     let langs = i18n::page_languages(editions.iter().map(|e| e.entry.lang.as_str()));
     let mut outputs = vec![
         (INDEX_HTML.to_string(), html::render(&editions, &langs)),
@@ -136,6 +141,7 @@ pub fn write_site(out_dir: &Path, entries: &[SiteEntry]) -> Result<Vec<PathBuf>,
 fn load_editions<'a>(
     out_dir: &Path,
     entries: &'a [SiteEntry],
+    kinds: &[FileKind],
 ) -> Result<Vec<Edition<'a>>, Diagnostic> {
     let mut editions = Vec::with_capacity(entries.len());
     for entry in entries {
@@ -143,9 +149,9 @@ fn load_editions<'a>(
         let mut files = entry
             .files
             .iter()
-            .map(|f| FileInfo::read(out_dir, f))
+            .map(|f| FileInfo::read(out_dir, f, kinds))
             .collect::<Result<Vec<_>, _>>()?;
-        files.sort_by(|a, b| (a.format.rank, &a.href).cmp(&(b.format.rank, &b.href)));
+        files.sort_by(|a, b| (a.rank, &a.href).cmp(&(b.rank, &b.href)));
         let cover = entry
             .cover
             .as_deref()

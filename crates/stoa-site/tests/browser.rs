@@ -12,7 +12,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{fake_dist, percent_decode, sha256_hex};
+use common::{fake_dist, kinds, percent_decode, sha256_hex};
 use stoa_site::write_site;
 
 /// Longer than Chromium ever takes here (about a second a run); only a hung
@@ -144,7 +144,7 @@ fn page_renders_in_chromium_and_its_links_match_the_files() {
     let dist = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
     let entries = fake_dist(dist.path());
-    write_site(dist.path(), &entries).unwrap();
+    write_site(dist.path(), &entries, &kinds()).unwrap();
     let url = format!("file://{}", dist.path().join("index.html").display());
 
     // Both languages explicitly: without a fragment the script follows the browser's language.

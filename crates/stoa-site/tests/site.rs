@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{fake_dist, percent_decode, sha256_hex};
+use common::{fake_dist, kinds, percent_decode, sha256_hex};
 use roxmltree::{Document, Node};
 use stoa_site::{SiteEntry, write_site};
 
@@ -180,7 +180,7 @@ fn check_entry_links(dir: &Path, node: Node, entry: &SiteEntry) -> Vec<String> {
 fn opds_lists_every_edition_and_file() {
     let dir = tempfile::tempdir().unwrap();
     let entries = fake_dist(dir.path());
-    let written = write_site(dir.path(), &entries).unwrap();
+    let written = write_site(dir.path(), &entries, &kinds()).unwrap();
     let names: Vec<String> = written
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
@@ -251,7 +251,7 @@ fn page_downloads(doc: &Document) -> Vec<(String, String)> {
 fn page_links_exist_and_match_their_checksums() {
     let dir = tempfile::tempdir().unwrap();
     let entries = fake_dist(dir.path());
-    write_site(dir.path(), &entries).unwrap();
+    write_site(dir.path(), &entries, &kinds()).unwrap();
     let html = fs::read_to_string(dir.path().join("index.html")).unwrap();
     let doc = parse_html(&html);
 
@@ -380,10 +380,10 @@ fn output_does_not_depend_on_entry_order() {
     let dir = tempfile::tempdir().unwrap();
     let mut entries = fake_dist(dir.path());
     let read = |name: &str| fs::read(dir.path().join(name)).unwrap();
-    write_site(dir.path(), &entries).unwrap();
+    write_site(dir.path(), &entries, &kinds()).unwrap();
     let first = (read("index.html"), read("opds.xml"));
     entries.reverse();
-    write_site(dir.path(), &entries).unwrap();
+    write_site(dir.path(), &entries, &kinds()).unwrap();
     assert_eq!(first, (read("index.html"), read("opds.xml")));
 }
 
@@ -391,7 +391,7 @@ fn output_does_not_depend_on_entry_order() {
 fn page_lists_books_by_name_within_each_language() {
     let dir = tempfile::tempdir().unwrap();
     let entries = fake_dist(dir.path());
-    write_site(dir.path(), &entries).unwrap();
+    write_site(dir.path(), &entries, &kinds()).unwrap();
     let html = fs::read_to_string(dir.path().join("index.html")).unwrap();
     let order: Vec<usize> = [
         "book-dialogues-pt-BR",
@@ -415,7 +415,9 @@ fn bad_entries_are_refused() {
     let with = |change: &dyn Fn(&mut SiteEntry)| {
         let mut changed = entries.clone();
         change(&mut changed[0]);
-        write_site(dir.path(), &changed).unwrap_err().to_string()
+        write_site(dir.path(), &changed, &kinds())
+            .unwrap_err()
+            .to_string()
     };
     assert!(with(&|e| e.files.push("dialogues/missing.epub".into())).contains("missing.epub"));
     assert!(with(&|e| e.files[0] = "../outside.epub".into()).contains(".."));
@@ -431,7 +433,7 @@ fn bad_entries_are_refused() {
 #[test]
 fn an_empty_site_is_still_valid() {
     let dir = tempfile::tempdir().unwrap();
-    write_site(dir.path(), &[]).unwrap();
+    write_site(dir.path(), &[], &kinds()).unwrap();
     parse_html(&fs::read_to_string(dir.path().join("index.html")).unwrap());
     let xml = fs::read_to_string(dir.path().join("opds.xml")).unwrap();
     assert!(

@@ -18,7 +18,7 @@ pub mod xml;
 
 pub use contents::{contents_list, part_id};
 pub use page::{Page, direction, document};
-pub use xml::{Xml, escape};
+pub use xml::Xml;
 
 use stoa_doc::{Attrs, Book, Chapter, ChapterKind, IdIndex, NotesPlan, Role};
 use stoa_locale::Locale;

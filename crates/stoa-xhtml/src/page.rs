@@ -2,7 +2,7 @@
 //! EPUB's XHTML, or the HTML5 head of a web page.
 
 use crate::Flavor;
-use crate::xml::{Xml, escape};
+use crate::xml::Xml;
 
 /// What a document's head says.
 pub struct Page<'a> {
@@ -28,7 +28,7 @@ pub fn direction(lang: &str) -> &'static str {
 /// A whole document around `body`.
 pub fn document(flavor: Flavor, page: &Page, body: &str) -> String {
     let mut head = Xml::new(flavor);
-    let lang = escape(page.lang);
+    let lang = stoa_doc::escape::xml_attribute(page.lang);
     let dir = direction(page.lang);
     let mut out = match flavor {
         Flavor::Epub => {

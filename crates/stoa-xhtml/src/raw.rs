@@ -11,7 +11,7 @@
 //! output is the same whatever spelling the plugin used.
 
 use crate::Flavor;
-use crate::xml::escape_into;
+use stoa_doc::escape::{push_xml_attribute, push_xml_text};
 
 const XHTML_NS: &str = "http://www.w3.org/1999/xhtml";
 const EPUB_NS: &str = "http://www.idpf.org/2007/ops";
@@ -136,7 +136,7 @@ fn write_node(
         ));
     }
     if node.is_text() {
-        escape_into(out, node.text().unwrap_or_default(), false);
+        push_xml_text(out, node.text().unwrap_or_default());
         return Ok(());
     }
     if !node.is_element() {
@@ -205,7 +205,7 @@ fn write_node(
         out.push(' ');
         out.push_str(&written);
         out.push_str("=\"");
-        escape_into(out, attr.value(), true);
+        push_xml_attribute(out, attr.value());
         out.push('"');
     }
     if VOID.contains(&name) {

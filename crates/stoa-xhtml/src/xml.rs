@@ -1,8 +1,10 @@
 //! A small (X)HTML writer that escapes everything it is given. Markup is
-//! only ever produced by its methods, so text can never break it.
+//! only ever produced by its methods, so text can never break it. The
+//! escaping is `stoa_doc::escape`'s, every writer's.
 
 use crate::Flavor;
 use std::fmt::Write;
+use stoa_doc::escape::{push_xml_attribute, push_xml_text};
 
 /// Builds an (X)HTML fragment.
 pub struct Xml {
@@ -59,7 +61,7 @@ impl Xml {
         self.out.push_str(tag);
         for (name, value) in attrs.iter().filter(|(n, _)| !n.is_empty()) {
             let _ = write!(self.out, " {name}=\"");
-            escape_into(&mut self.out, value, true);
+            push_xml_attribute(&mut self.out, value);
             self.out.push('"');
         }
     }
@@ -81,7 +83,7 @@ impl Xml {
 
     /// Escaped text.
     pub fn text(&mut self, text: &str) -> &mut Self {
-        escape_into(&mut self.out, text, false);
+        push_xml_text(&mut self.out, text);
         self
     }
 
@@ -109,39 +111,6 @@ impl Xml {
         );
         self.out
     }
-}
-
-/// Escapes text for content or attributes, dropping the characters that
-/// XML 1.0 forbids and HTML calls parse errors (C0 and C1 controls,
-/// noncharacters), which no reader could show anyway.
-pub fn escape_into(out: &mut String, text: &str, attribute: bool) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' if attribute => out.push_str("&quot;"),
-            '\n' | '\t' if attribute => {
-                let _ = write!(out, "&#{};", c as u32);
-            }
-            '\t' | '\n' => out.push(c),
-            c if forbidden(c) => {}
-            c => out.push(c),
-        }
-    }
-}
-
-/// Controls (but tab and newline, handled before) and noncharacters.
-fn forbidden(c: char) -> bool {
-    let n = c as u32;
-    n < 0x20 || (0x7f..=0x9f).contains(&n) || (0xfdd0..=0xfdef).contains(&n) || n & 0xfffe == 0xfffe
-}
-
-/// Escaped text as a new string.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    escape_into(&mut out, text, false);
-    out
 }
 
 #[cfg(test)]

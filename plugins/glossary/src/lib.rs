@@ -37,8 +37,9 @@
 //!
 //! Settings in `[plugins.glossary]`:
 //! - `headings = { en = "Glossary", pt-BR = "Glossário" }`: the heading that
-//!   opens a post's glossary, per language (these two are the defaults; a
-//!   language falls back to its primary subtag, `pt` for `pt-BR`);
+//!   opens a post's glossary, per language (a language falls back to its
+//!   primary subtag, `pt` for `pt-BR`); default: the edition's word, from
+//!   stoa's locale table or the book's `[labels.<lang>] glossary`;
 //! - `title = { en = "Glossary", pt-BR = "Glossário" }`: the appendix title
 //!   (default: the heading);
 //! - `first-use = "link" | "footnote" | "none"`;
@@ -62,8 +63,8 @@ pub mod words;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use stoa_sdk::{
-    Attrs, Block, Book, Chapter, ChapterKind, Configure, Context, Finish, Format, Inline, Plugin,
-    PluginDiagnostic, PluginError, Role, Styles, Transform, inlines_text,
+    Attrs, Block, Book, Chapter, ChapterKind, Configure, Context, Finish, Format, Inline, Labels,
+    Plugin, PluginDiagnostic, PluginError, Role, Styles, Transform, inlines_text,
 };
 use words::{Accents, Matching};
 
@@ -92,7 +93,8 @@ pub enum FirstUse {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
 pub struct Settings {
-    /// The heading of a post's glossary, per language.
+    /// The heading of a post's glossary, per language, as the book gives
+    /// them; [`Settings::for_edition`] adds the edition's word.
     pub headings: BTreeMap<String, String>,
     /// The appendix title, per language; the heading when absent.
     pub title: BTreeMap<String, String>,
@@ -111,11 +113,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            headings: BTreeMap::from([
-                ("en".into(), "Glossary".into()),
-                ("pt".into(), "Glossário".into()),
-                ("pt-BR".into(), "Glossário".into()),
-            ]),
+            headings: BTreeMap::new(),
             title: BTreeMap::new(),
             first_use: FirstUse::Link,
             inflection: true,
@@ -127,10 +125,9 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// Reads the settings, keeping the default headings for the languages
-    /// the book does not name.
+    /// Reads the settings as the book gives them.
     pub fn from_config(config: &serde_json::Value) -> Result<Self, PluginError> {
-        let mut settings: Settings = serde_json::from_value(config.clone()).map_err(|e| {
+        let settings: Settings = serde_json::from_value(config.clone()).map_err(|e| {
             PluginError::new(format!("[plugins.glossary] in book.toml: {e}")).with_hint(
                 "keys: headings, title, first-use (link, footnote, none), inflection, accents (term, ignore), appendix, post-glossary",
             )
@@ -144,27 +141,29 @@ impl Settings {
             )
             .with_hint("keep the appendix, set first-use = \"footnote\", or remove `post-glossary = false`"));
         }
-        for (lang, heading) in Settings::default().headings {
-            settings.headings.entry(lang).or_insert(heading);
-        }
         Ok(settings)
     }
 
     /// The settings for the edition of `ctx`: a language the book's
     /// `headings` leave out gets the edition's word for "Glossary" (stoa's
     /// locale table, or the book's `[labels.<lang>]`), so that `## Glosario`
-    /// opens a Spanish glossary with no setting.
+    /// opens a Spanish glossary with no setting. A host that sends no
+    /// labels gets the locale table's word all the same: the SDK carries
+    /// the table, so the plugin keeps no list of its own.
     pub fn for_edition(ctx: &Context) -> Result<Self, PluginError> {
         let mut settings = Settings::from_config(ctx.config())?;
-        let word = ctx.labels().glossary.trim();
         let lang = ctx.lang();
+        let word = match ctx.labels().glossary.trim() {
+            "" => Labels::for_language(lang).glossary,
+            word => word.to_string(),
+        };
         let given = ctx
             .config()
             .get("headings")
             .and_then(|h| serde_json::from_value::<BTreeMap<String, String>>(h.clone()).ok())
             .is_some_and(|h| per_lang(&h, lang).is_some());
-        if !word.is_empty() && !given {
-            settings.headings.insert(lang.to_string(), word.to_string());
+        if !given {
+            settings.headings.insert(lang.to_string(), word);
         }
         Ok(settings)
     }
@@ -181,12 +180,12 @@ impl Settings {
         per_lang(&self.headings, lang)
     }
 
-    /// The appendix title for `lang`.
+    /// The appendix title for `lang`: the book's, else the heading, else
+    /// the locale table's word.
     pub fn title(&self, lang: &str) -> String {
         per_lang(&self.title, lang)
             .or_else(|| self.heading(lang))
-            .unwrap_or("Glossary")
-            .to_string()
+            .map_or_else(|| Labels::for_language(lang).glossary, str::to_string)
     }
 
     fn matching<'a>(&self, lang: &'a str) -> Matching<'a> {

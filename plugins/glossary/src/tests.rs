@@ -16,7 +16,7 @@ fn chapter(slug: &str, markdown: &str) -> Chapter {
 /// Runs `transform` and returns the chapter, the terms and the warnings.
 fn run(markdown: &str, config: Value, lang: &str) -> (Chapter, Vec<Entry>, Vec<String>) {
     let mut ch = chapter("post", markdown);
-    let settings = Settings::from_config(&config).expect("settings");
+    let settings = Settings::for_edition(&Context::new(config, lang, "b")).expect("settings");
     let warnings = RefCell::new(Vec::new());
     let entries = transform_chapter(&mut ch, &settings, lang, &|w| warnings.borrow_mut().push(w));
     (ch, entries, warnings.into_inner())
@@ -485,7 +485,8 @@ fn settings_are_checked() {
     assert!(Settings::from_config(&json!({"colour": 1})).is_err());
     let s = Settings::from_config(&json!({"headings": {"es": "Glosario"}})).unwrap();
     assert_eq!(s.heading("es-MX"), Some("Glosario"));
-    assert_eq!(s.heading("pt-BR"), Some("Glossário"));
+    // The book's own, no more: the edition's word comes with the edition.
+    assert_eq!(s.heading("pt-BR"), None);
     assert_eq!(s.title("pt-PT"), "Glossário");
 }
 
@@ -509,12 +510,21 @@ fn the_editions_word_opens_a_glossary_unless_the_book_names_one() {
         Context::new(json!({"headings": {"es": "Términos"}}), "es-MX", "b").with_labels(labels);
     let s = Settings::for_edition(&ctx).unwrap();
     assert_eq!(s.heading("es-MX"), Some("Términos"));
-    // A host that sends no labels: the plugin's own defaults.
-    let ctx = Context::new(json!({}), "pt-BR", "b");
-    assert_eq!(
-        Settings::for_edition(&ctx).unwrap().heading("pt-BR"),
-        Some("Glossário")
-    );
+    // A host that sends no labels: the locale table's word, through the
+    // SDK, for every language the table has (English for another).
+    for locale in stoa_locale::LOCALES {
+        let ctx = Context::new(json!({}), locale.tag, "b");
+        let s = Settings::for_edition(&ctx).unwrap();
+        assert_eq!(s.heading(locale.tag), Some(locale.book.glossary));
+        let post = format!(
+            "A drachma.\n\n## {}\n\n- drachma: a coin\n",
+            locale.book.glossary
+        );
+        let mut ch = chapter("post", &post);
+        assert_eq!(transform_chapter(&mut ch, &s, locale.tag, &|_| {}).len(), 1);
+    }
+    let ctx = Context::new(json!({}), "it", "b");
+    assert_eq!(Settings::for_edition(&ctx).unwrap().title("it"), "Glossary");
 }
 
 #[test]
@@ -528,7 +538,7 @@ fn a_name_marked_as_speaker_is_not_a_use() {
             Inline::text(": the stoa was a porch."),
         ],
     };
-    let settings = Settings::from_config(&json!({})).unwrap();
+    let settings = Settings::for_edition(&Context::new(json!({}), "en", "b")).unwrap();
     transform_chapter(&mut ch, &settings, "en", &|w| panic!("{w}"));
     let Block::Paragraph { content } = &ch.blocks[0] else {
         panic!()

@@ -5,10 +5,9 @@
 //! existed keeps working for it.
 
 use std::collections::HashMap;
+use stoa_doc::escape::typst_string;
 use stoa_doc::{Chapter, ChapterKind};
 use stoa_render::{Layout, Opening};
-
-use crate::escape::str_lit;
 
 /// What the generator needs of the layout, by chapter index.
 #[derive(Default)]
@@ -69,8 +68,8 @@ impl Plan {
         let (title, key) = self.starts.get(&index)?;
         Some(format!(
             "\n#part-page(key: {}, title: {})\n",
-            str_lit(key),
-            str_lit(title)
+            typst_string(key),
+            typst_string(title)
         ))
     }
 
@@ -100,7 +99,7 @@ impl Plan {
     pub(crate) fn opening_arg(&self, index: usize) -> String {
         match self.openings.get(index).copied().unwrap_or_default() {
             Opening::Right => String::new(),
-            other => format!(", opening: {}", str_lit(other.name())),
+            other => format!(", opening: {}", typst_string(other.name())),
         }
     }
 }

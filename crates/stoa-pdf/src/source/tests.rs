@@ -476,3 +476,21 @@ fn a_part_s_posts_nest_one_level_down() {
     let plain = source_of(&book);
     assert!(!plain.contains("offset:") && !plain.contains(", level: 2"));
 }
+
+#[test]
+fn the_theme_gets_every_label_of_the_locale_table() {
+    let mut book = book(vec![par(vec![Inline::text("x")])]);
+    book.labels = Labels::for_language("pt-BR");
+    book.labels.typeset_with = "a \"b\" #c".into();
+    let source = source_of(&book);
+    let start = source.find("labels: (").expect("the labels") + "labels: ".len();
+    let dict = &source[start..start + source[start..].find(")").unwrap() + 1];
+    let keys: Vec<&str> = dict
+        .trim_matches(['(', ')'])
+        .split("\", ")
+        .map(|pair| pair.split(':').next().unwrap().trim())
+        .collect();
+    assert_eq!(keys, stoa_locale::LABEL_KEYS, "{dict}");
+    assert!(dict.contains(r#"typeset-with: "a \"b\" #c""#), "{dict}");
+    assert!(dict.contains(r#"glossary: "Glossário""#), "{dict}");
+}

@@ -207,3 +207,22 @@ fn crc32(data: &[u8]) -> u32 {
     }
     !crc
 }
+
+/// The file kinds of a build of stoa's formats, as the driver's registry
+/// describes them.
+pub fn kinds() -> Vec<stoa_site::FileKind> {
+    vec![
+        stoa_site::FileKind {
+            extension: "epub",
+            label: "EPUB",
+            media_type: "application/epub+zip",
+            paged: false,
+        },
+        stoa_site::FileKind {
+            extension: "pdf",
+            label: "PDF",
+            media_type: "application/pdf",
+            paged: true,
+        },
+    ]
+}

@@ -1,0 +1,153 @@
+//! The build: the steps of lib.rs's "# Steps" in order, under the output
+//! folder's lock, in a pool of worker threads.
+
+use crate::cache::Cache;
+use crate::incremental::{Incremental, Plan};
+use crate::load::{Loading, in_build_order, report_broken, select};
+use crate::options::BuildOptions;
+use crate::report::{Report, Sink};
+use crate::timings::phase;
+use std::path::Path;
+use stoa_book::BookConfig;
+use stoa_doc::Diagnostic;
+
+/// Builds what `options` asks for, telling `sink` as it goes. What the
+/// cache in the output folder shows unchanged since the last build is
+/// neither rendered nor written (see `crate::cache`).
+pub fn build(options: &BuildOptions, sink: Sink) -> Report {
+    build_cached(options, sink, &mut Cache::default())
+}
+
+/// Builds like [`build`], but makes every artifact again whatever the cache
+/// says (`stoa build --force`); the cache is then written afresh.
+pub fn build_forced(options: &BuildOptions, sink: Sink) -> Report {
+    build_cached(options, sink, &mut Cache::forced(&options.out_dir))
+}
+
+/// A build that reads and updates `cache` (read from the output folder
+/// unless it already holds that folder's store).
+pub(crate) fn build_cached(options: &BuildOptions, sink: Sink, cache: &mut Cache) -> Report {
+    // One build per output folder at a time; what an interrupted build left
+    // is removed before anything new is written.
+    let _lock = match crate::guard::OutputLock::acquire(&options.out_dir) {
+        Ok(lock) => lock,
+        Err(error) => return Report::failed(sink, "output folder", vec![error]),
+    };
+    let _whole = phase(|| "build".into());
+    crate::guard::remove_leftovers(&options.out_dir);
+    if let Some(error) = link_inside(&options.out_dir) {
+        return Report::failed(sink, "output folder", vec![error]);
+    }
+    // Read under the lock: another build may be writing it until then.
+    cache.attach(&options.out_dir);
+    let report = in_pool(options, sink, "build", || run(options, sink, cache));
+    let _t = phase(|| "cache store".into());
+    cache.finish(&options.out_dir, report.ok());
+    report
+}
+
+/// Runs `work` in a pool of `options.jobs` threads.
+pub(crate) fn in_pool(
+    options: &BuildOptions,
+    sink: Sink,
+    name: &str,
+    work: impl FnOnce() -> Report + Send,
+) -> Report {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.unwrap_or(0))
+        .build();
+    match pool {
+        Ok(pool) => pool.install(work),
+        Err(e) => {
+            let error = Diagnostic::error(format!("cannot start worker threads: {e}"));
+            Report::failed(sink, name, vec![error])
+        }
+    }
+}
+
+/// The error for a link to a folder inside the output folder: what stoa
+/// wrote into it would land outside the output folder.
+fn link_inside(out_dir: &Path) -> Option<Diagnostic> {
+    let (link, to) = crate::output::folder_link_inside(out_dir)?;
+    Some(
+        Diagnostic::error(format!(
+            "{} is a link to {}: stoa writes only inside its output folder, never through a link",
+            link.display(),
+            to.display()
+        ))
+        .with_hint("remove the link (the build makes the folder again), or build into another folder with --out"),
+    )
+}
+
+/// The steps, skipping what `cache` shows unchanged.
+fn run(options: &BuildOptions, sink: Sink, cache: &mut Cache) -> Report {
+    let mut report = Report::default();
+    let Some(configs) = select(options, sink, &mut report) else {
+        return report;
+    };
+    let chosen: Vec<&BookConfig> = configs.iter().flatten().collect();
+    let t = phase(|| "plan (hash inputs)".into());
+    // What the cache shows unchanged: those books are not even loaded. The
+    // download page needs every edition's entry when its own list is gone.
+    let load_all = options.site && !cache.site().is_some_and(|m| m.intact(&options.out_dir));
+    let plan = Plan::new(options, &chosen, cache, load_all);
+    let mut incr = Incremental::new(cache, plan);
+    drop(t);
+    let t = phase(|| "load editions (parse, plugins, diagrams)".into());
+    let wanted = chosen
+        .iter()
+        .map(|c| (*c, incr.plan.to_load(&c.id)))
+        .collect();
+    report_broken(&configs, sink, &mut report);
+    let mut loading = Loading::default();
+    loading.load(options, wanted, sink, &mut report);
+    incr.record_editions(options, &loading.editions);
+    // Editions that link to the ones just loaded are loaded too when
+    // those editions' chapters changed.
+    let more = incr.settle_pending(options, &chosen);
+    let wanted = chosen
+        .iter()
+        .map(|c| {
+            let langs = more.iter().filter(|(b, _)| *b == c.id);
+            (*c, langs.map(|(_, l)| l.clone()).collect())
+        })
+        .collect();
+    let first = loading.load(options, wanted, sink, &mut report);
+    incr.record_editions(options, &loading.editions[first..]);
+    let editions = in_build_order(&chosen, loading.editions, sink, &mut report);
+    drop(t);
+    incr.replay_warnings(sink, &mut report);
+    let site_key = incr.site_key(options, &configs, !report.ok());
+    let site_fresh = site_key.as_ref().is_some_and(|k| {
+        incr.cache
+            .site()
+            .is_some_and(|m| m.fresh(&options.out_dir, k))
+    });
+    if options.site && !editions.is_empty() && !site_fresh {
+        // The page lists every file with its SHA-256: until it is written
+        // again, last, from the files on disk, no page is better than one
+        // whose sums an interrupted build made wrong. (With no edition to
+        // build, no file changes and the page stays.)
+        if let Err(error) = crate::site::retire_site(&options.out_dir) {
+            report.fail(sink, "download page", vec![error]);
+            return report;
+        }
+    }
+    let t = phase(|| "render".into());
+    let page_counts = crate::render::render_all(options, &editions, sink, &mut report, &mut incr);
+    drop(t);
+    let _t = phase(|| "download page".into());
+    if !site_fresh {
+        let site_key = site_key.filter(|_| report.ok());
+        crate::site::write_site(
+            options,
+            &editions,
+            &page_counts,
+            sink,
+            &mut report,
+            incr,
+            site_key,
+        );
+    }
+    report
+}

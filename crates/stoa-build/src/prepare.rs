@@ -1,0 +1,134 @@
+//! Preparing an edition for its renderers: what every format reads,
+//! computed once (the notes plan, the id index, the theme, the cover).
+
+use crate::options::BuildOptions;
+use stoa_book::{BookConfig, Edition};
+use stoa_doc::{Diagnostic, IdIndex, NotesPlan};
+use stoa_render::{PageMap, RenderContext, Theme};
+
+/// One edition with what every format reads, computed once: the notes
+/// plan, the id index, the theme and the cover.
+pub(crate) struct Prepared<'a> {
+    pub(crate) config: &'a BookConfig,
+    pub(crate) edition: &'a Edition,
+    notes: NotesPlan,
+    ids: IdIndex,
+    theme: Theme,
+    pub(crate) cover: Option<Vec<u8>>,
+    pub(crate) alternates: Vec<stoa_render::Alternate>,
+}
+
+impl Prepared<'_> {
+    pub(crate) fn context(&self, options: &BuildOptions) -> RenderContext<'_> {
+        self.context_with(options, None)
+    }
+
+    /// The context, with the print edition's page map when there is one.
+    pub(crate) fn context_with<'p>(
+        &'p self,
+        options: &BuildOptions,
+        pages: Option<&'p PageMap>,
+    ) -> RenderContext<'p> {
+        let edition = self.edition;
+        let (book, layout) = (&edition.book, &edition.layout);
+        RenderContext::new(
+            book,
+            &self.notes,
+            &self.ids,
+            &self.theme,
+            &edition.roots,
+            layout,
+        )
+        .with_cover(self.cover.as_deref())
+        .with_sources(options.emit_sources)
+        .with_pages(pages)
+        .with_alternates(&self.alternates)
+    }
+
+    pub(crate) fn stem(&self) -> String {
+        format!("{}-{}", self.config.id, self.edition.book.lang)
+    }
+}
+
+/// Cover resolution: 3 pixels per point makes a 14 × 21 cm cover about
+/// 1190 × 1786 pixels, sharp on tablets without bloating the EPUB.
+const COVER_PIXELS_PER_PT: f32 = 3.0;
+
+pub(crate) fn prepare<'a>(
+    options: &BuildOptions,
+    config: &'a BookConfig,
+    edition: &'a Edition,
+) -> Result<Prepared<'a>, Vec<Diagnostic>> {
+    // The EPUB's and the web edition's cover is the print edition's first
+    // page, drawn once for both, so that every edition looks alike.
+    let wants_cover = options
+        .formats
+        .iter()
+        .any(|f| !options.renderer(f).draws_covers());
+    let cover = if wants_cover {
+        CoverPlan::Draw
+    } else {
+        CoverPlan::Skip
+    };
+    prepare_with(options, config, edition, cover)
+}
+
+/// Where an edition's cover comes from.
+pub(crate) enum CoverPlan {
+    /// No format of this build that is made needs one.
+    Skip,
+    /// Drawn by an earlier build of this session.
+    Known(Vec<u8>),
+    /// To be drawn now.
+    Draw,
+}
+
+/// [`prepare`], with the cover as `cover` says.
+pub(crate) fn prepare_with<'a>(
+    options: &BuildOptions,
+    config: &'a BookConfig,
+    edition: &'a Edition,
+    cover: CoverPlan,
+) -> Result<Prepared<'a>, Vec<Diagnostic>> {
+    let mut prepared = Prepared {
+        config,
+        edition,
+        notes: NotesPlan::of(&edition.book),
+        ids: IdIndex::of(&edition.book),
+        theme: theme_dir(options, config)?,
+        cover: None,
+        alternates: Vec::new(),
+    };
+    match (cover, options.renderers.cover_painter()) {
+        (CoverPlan::Known(png), _) => prepared.cover = Some(png),
+        (CoverPlan::Draw, Some(painter)) => {
+            let _t = crate::timings::phase(|| format!("  cover {}", prepared.stem()));
+            let png = painter.cover_png(&prepared.context(options), COVER_PIXELS_PER_PT)?;
+            prepared.cover = Some(png);
+        }
+        _ => {}
+    }
+    Ok(prepared)
+}
+
+/// The book's theme: the folder `themes/<name>/` when there is one, else
+/// the theme of that name built into stoa (`classic`).
+pub(crate) fn theme_dir(
+    options: &BuildOptions,
+    config: &BookConfig,
+) -> Result<Theme, Vec<Diagnostic>> {
+    let dir = options.themes_dir.join(&config.theme);
+    if let Some(theme) = Theme::resolve(&options.themes_dir, &config.theme) {
+        Ok(theme)
+    } else {
+        Err(vec![
+            Diagnostic::error(format!(
+                "the theme `{}` does not exist: no folder {} and no built-in theme of that name",
+                config.theme,
+                dir.display()
+            ))
+            .in_file(&config.file)
+            .with_hint(crate::diagnostics::theme_hint(options, &config.theme)),
+        ])
+    }
+}
