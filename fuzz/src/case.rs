@@ -2,7 +2,7 @@
 //! writer and the Typst generator, with the checks every output must pass.
 //!
 //! Shared, by `#[path]`, between the cargo-fuzz targets of `fuzz/` (long runs
-//! on demand) and the bounded run in `tests/tests/hostile.rs` (CI), so both
+//! on demand) and the bounded run in `tests/testsuite/fuzz.rs` (CI), so both
 //! check exactly the same things.
 
 use std::io::Read;

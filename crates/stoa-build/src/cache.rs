@@ -150,7 +150,7 @@ pub(crate) fn hash_tree(h: &mut Hasher, dir: &Path, skip_content: &dyn Fn(&str) 
 
 /// Who made the cache: this stoa's version and its executable (size and
 /// modification time), so that a rebuilt or upgraded stoa starts afresh.
-fn stoa_identity() -> &'static str {
+pub(crate) fn stoa_identity() -> &'static str {
     static ID: OnceLock<String> = OnceLock::new();
     ID.get_or_init(|| {
         let mut h = Hasher::new("stoa");
@@ -317,6 +317,10 @@ pub(crate) struct Store {
     editions: BTreeMap<String, EditionInput>,
     /// The download page's thumbnails, by `<book>/<lang>`.
     thumbnails: BTreeMap<String, Made>,
+    /// The covers kept in the build cache (see `crate::covers`), by
+    /// `<book>/<lang>/<use>`: the cover and each thumbnail.
+    #[serde(default)]
+    covers: BTreeMap<String, Key>,
     /// The download page and the catalogs.
     site: Option<Made>,
 }
@@ -328,8 +332,9 @@ pub(crate) struct Cache {
     store: Store,
     /// Page maps by the key of the PDF that made them.
     page_maps: HashMap<Key, PageMap>,
-    /// Cover PNGs by cover key.
-    covers: HashMap<Key, Vec<u8>>,
+    /// Whether this build made every book in every language: only then
+    /// are the covers no edition uses removed.
+    complete: bool,
     /// The last page map each edition's PDF made in this session, by
     /// edition id: after an edit, the EPUB and the web edition are made
     /// with it before the PDF, and again only if the new map differs.
@@ -381,7 +386,10 @@ impl Cache {
         self.rewrite = false;
         if ok {
             self.page_maps.retain(|k, _| used.contains(k));
-            self.covers.retain(|k, _| used.contains(k));
+            if std::mem::take(&mut self.complete) {
+                let kept: HashSet<Key> = self.store.covers.values().cloned().collect();
+                crate::covers::prune(out_dir, &kept);
+            }
         }
         self.store.version = STORE_VERSION;
         self.store.stoa = stoa_identity().to_string();
@@ -496,6 +504,9 @@ impl Cache {
         self.recent_maps.retain(|k, _| keep.contains(k));
         self.store.thumbnails.retain(|k, _| keep.contains(k));
         self.store
+            .covers
+            .retain(|slot, _| keep.contains(&edition_of(slot)));
+        self.store
             .artifacts
             .retain(|k, _| keep.contains(&edition_of(k)));
     }
@@ -523,23 +534,21 @@ impl Cache {
         self.recent_maps.insert(id, map);
     }
 
-    pub(crate) fn cover(&mut self, key: &str) -> Option<Vec<u8>> {
-        let png = self.covers.get(key).cloned();
-        if png.is_some() {
-            self.used.insert(key.to_string());
-        }
-        png
+    /// Records that the cover `slot` (`<book>/<lang>/<use>`) is the one
+    /// kept under `key`.
+    pub(crate) fn set_cover(&mut self, slot: String, key: Key) {
+        self.store.covers.insert(slot, key);
     }
 
-    pub(crate) fn set_cover(&mut self, key: Key, png: Vec<u8>) {
-        self.used.insert(key.clone());
-        self.covers.insert(key, png);
+    /// Records that this build makes every book in every language.
+    pub(crate) fn set_complete(&mut self) {
+        self.complete = true;
     }
 
-    /// How many page maps and covers are held in memory (for tests).
+    /// How many page maps are held in memory (for tests).
     #[cfg(test)]
     fn held(&self) -> usize {
-        self.page_maps.len() + self.covers.len()
+        self.page_maps.len()
     }
 }
 
@@ -850,13 +859,13 @@ mod tests {
     fn memory_not_used_by_the_last_build_is_evicted() {
         let dir = tempfile::tempdir().unwrap();
         let mut cache = Cache::load(dir.path());
-        cache.set_cover("c1".into(), vec![1]);
         cache.set_page_map("p1".into(), PageMap::default());
+        cache.set_page_map("p2".into(), PageMap::default());
         cache.finish(dir.path(), true);
         assert_eq!(cache.held(), 2, "used by the build just finished");
-        assert!(cache.cover("c1").is_some());
+        assert!(cache.page_map("p1").is_some());
         cache.finish(dir.path(), true);
-        assert_eq!(cache.held(), 1, "the page map went unused");
+        assert_eq!(cache.held(), 1, "p2 went unused");
         cache.finish(dir.path(), true);
         assert_eq!(cache.held(), 0);
     }

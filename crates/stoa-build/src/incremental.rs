@@ -4,6 +4,7 @@
 //! artifacts are rendered.
 
 use crate::cache::{Cache, Hasher, Key, Made, edition_base_key, theme_key};
+use crate::covers::Stored;
 use crate::jobs::EditionJob;
 use crate::options::BuildOptions;
 use crate::prepare::CoverPlan;
@@ -347,13 +348,12 @@ pub(crate) struct Work {
     pub(crate) previous_map: Option<PageMap>,
     /// Where its cover comes from (taken when it is prepared).
     pub(crate) cover: Option<CoverPlan>,
-    /// The cover's key, to keep a drawn cover for the next build.
-    pub(crate) cover_key: Option<Key>,
 }
 
 impl Work {
-    /// An edition with no cache: everything is made.
-    pub(crate) fn cold(options: &BuildOptions) -> Work {
+    /// An edition the cache knows nothing of: everything is made, the
+    /// cover drawn or taken from the build cache as `stored` says.
+    pub(crate) fn cold(options: &BuildOptions, stored: Stored) -> Work {
         let wants_cover = options
             .formats
             .iter()
@@ -363,11 +363,10 @@ impl Work {
             page_map: None,
             previous_map: None,
             cover: Some(if wants_cover {
-                CoverPlan::Draw
+                CoverPlan::Draw(stored)
             } else {
                 CoverPlan::Skip
             }),
-            cover_key: None,
         }
     }
 
@@ -495,10 +494,16 @@ impl<'c> Incremental<'c> {
 
     /// What the cache says of a loaded edition before it is rendered.
     pub(crate) fn work(&mut self, options: &BuildOptions, config: &BookConfig, lang: &str) -> Work {
-        let mut work = Work::cold(options);
-        let Some(full) = self.full.get(&edition_id(&config.id, lang)).cloned() else {
-            return work;
+        // `--force` draws the covers again too.
+        let stored = if self.cache.rewrite {
+            Stored::Replace
+        } else {
+            Stored::Reuse
         };
+        let mut work = Work::cold(options, stored);
+        if !self.full.contains_key(&edition_id(&config.id, lang)) {
+            return work;
+        }
         for (format, key, made) in &mut work.formats {
             *key = self
                 .keys
@@ -526,14 +531,10 @@ impl<'c> Incremental<'c> {
             .formats
             .iter()
             .any(|(f, _, made)| made.is_none() && !options.renderer(f).draws_covers());
-        work.cover_key = self.plan.cover_key(options, config, &full, "cover");
-        work.cover = Some(if !stale_needs_cover {
-            CoverPlan::Skip
+        work.cover = Some(if stale_needs_cover {
+            CoverPlan::Draw(stored)
         } else {
-            match work.cover_key.as_ref().and_then(|k| self.cache.cover(k)) {
-                Some(png) => CoverPlan::Known(png),
-                None => CoverPlan::Draw,
-            }
+            CoverPlan::Skip
         });
         work
     }
@@ -587,10 +588,11 @@ impl<'c> Incremental<'c> {
         alternates.sort_by_key(|a| position(&a.lang));
     }
 
-    /// Keeps the covers drawn (or reused) by this build for the next one.
-    pub(crate) fn record_covers(&mut self, covers: impl Iterator<Item = (Key, Vec<u8>)>) {
-        for (key, png) in covers {
-            self.cache.set_cover(key, png);
+    /// Records which covers of the build cache the editions use, by
+    /// (`<book>/<lang>/<use>`, key): a complete build removes the others.
+    pub(crate) fn record_covers(&mut self, covers: impl Iterator<Item = (String, Key)>) {
+        for (slot, key) in covers {
+            self.cache.set_cover(slot, key);
         }
     }
 
@@ -659,6 +661,7 @@ impl<'c> Incremental<'c> {
         }
         let keep: HashSet<String> = self.plan.base.keys().cloned().collect();
         self.cache.retain_editions(&keep);
+        self.cache.set_complete();
     }
 }
 

@@ -18,8 +18,9 @@
 //! 5. **Load** (`load`, `plugins`, `builtin`, `raw_check`): posts parsed,
 //!    plugins run, diagrams drawn, note calls placed, in parallel per book
 //!    and per language.
-//! 6. **Prepare** (`prepare`): per edition, once for all formats: the
-//!    notes plan, the id index, the theme, the cover.
+//! 6. **Prepare** (`prepare`, `covers`): per edition, once for all
+//!    formats: the notes plan, the id index, the theme, the cover (kept in
+//!    the build cache by what it is drawn from).
 //! 7. **Render** (`render`, `jobs`): each stale format of each edition, the
 //!    formats that map pages (the PDF) first, the others marking the print
 //!    pages with their map; each artifact written unless it holds the same
@@ -34,6 +35,7 @@
 mod builtin;
 mod cache;
 mod check;
+mod covers;
 mod diagnostics;
 mod driver;
 mod guard;

@@ -1,6 +1,8 @@
 //! Preparing an edition for its renderers: what every format reads,
 //! computed once (the notes plan, the id index, the theme, the cover).
 
+use crate::cache::Key;
+use crate::covers::Stored;
 use crate::options::BuildOptions;
 use stoa_book::{BookConfig, Edition};
 use stoa_doc::{Diagnostic, IdIndex, NotesPlan};
@@ -15,6 +17,8 @@ pub(crate) struct Prepared<'a> {
     ids: IdIndex,
     theme: Theme,
     pub(crate) cover: Option<Vec<u8>>,
+    /// The key the cover is kept under in the build cache.
+    pub(crate) cover_key: Option<Key>,
     pub(crate) alternates: Vec<stoa_render::Alternate>,
 }
 
@@ -65,8 +69,9 @@ pub(crate) fn prepare<'a>(
         .formats
         .iter()
         .any(|f| !options.renderer(f).draws_covers());
+    // A check writes nothing, not even a cover into the cache.
     let cover = if wants_cover {
-        CoverPlan::Draw
+        CoverPlan::Draw(Stored::Off)
     } else {
         CoverPlan::Skip
     };
@@ -77,10 +82,8 @@ pub(crate) fn prepare<'a>(
 pub(crate) enum CoverPlan {
     /// No format of this build that is made needs one.
     Skip,
-    /// Drawn by an earlier build of this session.
-    Known(Vec<u8>),
-    /// To be drawn now.
-    Draw,
+    /// Drawn now, or taken from the build cache as `Stored` says.
+    Draw(Stored),
 }
 
 /// [`prepare`], with the cover as `cover` says.
@@ -97,16 +100,16 @@ pub(crate) fn prepare_with<'a>(
         ids: IdIndex::of(&edition.book),
         theme: theme_dir(options, config)?,
         cover: None,
+        cover_key: None,
         alternates: Vec::new(),
     };
-    match (cover, options.renderers.cover_painter()) {
-        (CoverPlan::Known(png), _) => prepared.cover = Some(png),
-        (CoverPlan::Draw, Some(painter)) => {
-            let _t = crate::timings::phase(|| format!("  cover {}", prepared.stem()));
-            let png = painter.cover_png(&prepared.context(options), COVER_PIXELS_PER_PT)?;
-            prepared.cover = Some(png);
-        }
-        _ => {}
+    if let (CoverPlan::Draw(stored), Some(painter)) = (cover, options.renderers.cover_painter()) {
+        let _t = crate::timings::phase(|| format!("  cover {}", prepared.stem()));
+        let ctx = prepared.context(options);
+        let (png, key) =
+            crate::covers::cover_png(options, painter, &ctx, COVER_PIXELS_PER_PT, stored)?;
+        prepared.cover = Some(png);
+        prepared.cover_key = key;
     }
     Ok(prepared)
 }

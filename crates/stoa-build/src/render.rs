@@ -1,7 +1,7 @@
 //! Rendering: every stale format of every loaded edition, in parallel,
 //! the formats that map their pages first within each edition.
 
-use crate::incremental::{Incremental, Work};
+use crate::incremental::{Incremental, Work, edition_id};
 use crate::jobs::{EditionJob, Job, JobResult, cached, run_reported};
 use crate::options::BuildOptions;
 use crate::prepare::{CoverPlan, prepare_with};
@@ -178,10 +178,10 @@ pub(crate) fn render_all(
             .collect();
         results.extend(made);
     }
-    let covers = ready
-        .iter()
-        .filter_map(|(p, w)| Some((w.cover_key.clone()?, p.cover.clone()?)));
-    incr.record_covers(covers);
+    incr.record_covers(ready.iter().filter_map(|(p, _)| {
+        let edition = edition_id(&p.config.id, &p.edition.book.lang);
+        Some((format!("{edition}/cover"), p.cover_key.clone()?))
+    }));
     incr.record_results(options, &results);
     let mut page_counts = PageCounts::new();
     for (key, (_, result)) in results {

@@ -4,6 +4,7 @@
 //! build left whose book and language still exist.
 
 use crate::cache::{Key, Made};
+use crate::covers::Stored;
 use crate::incremental::{Incremental, edition_id};
 use crate::jobs::write;
 use crate::options::BuildOptions;
@@ -54,14 +55,20 @@ pub(crate) fn write_site(
         .iter()
         .map(|(config, edition)| incr.thumbnails(options, config, &edition.book.lang))
         .collect();
-    let entries: Vec<Result<Option<SiteEntry>, Vec<Diagnostic>>> = editions
+    let stored = if incr.cache.rewrite {
+        Stored::Replace
+    } else {
+        Stored::Reuse
+    };
+    let entries: Vec<Result<Option<Listed>, Vec<Diagnostic>>> = editions
         .par_iter()
         .zip(&thumbnails)
         .map(|((config, edition), (_, fresh))| {
             let pages = page_counts
                 .get(&(config.id.clone(), edition.book.lang.clone()))
                 .copied();
-            site_entry(options, config, edition, pages, *fresh)
+            let thumbnails = if *fresh { None } else { Some(stored) };
+            site_entry(options, config, edition, pages, thumbnails)
         })
         .collect();
     let mut listed = Vec::new();
@@ -69,7 +76,12 @@ pub(crate) fn write_site(
         entries.into_iter().zip(thumbnails).zip(editions)
     {
         match entry {
-            Ok(Some(entry)) => {
+            Ok(Some((entry, drawn_from))) => {
+                let id = edition_id(&config.id, &edition.book.lang);
+                let slots = drawn_from
+                    .into_iter()
+                    .map(|(use_, key)| (format!("{id}/{use_}"), key));
+                incr.record_covers(slots);
                 if !fresh {
                     let drawn: Vec<PathBuf> = [&entry.cover, &entry.cover_2x]
                         .into_iter()
@@ -148,15 +160,22 @@ const THUMBNAIL_PIXELS_PER_PT: f32 = 0.75;
 /// since the page shows the cover up to 176 CSS pixels wide.
 const THUMBNAIL_2X_PIXELS_PER_PT: f32 = 2.0 * THUMBNAIL_PIXELS_PER_PT;
 
-/// The entry of one edition on the download page; `pages` is the page count
-/// of the PDF this build made, if it made one.
+/// An edition's entry on the download page, and the covers of the build
+/// cache its thumbnails came from.
+type Listed = (SiteEntry, Vec<(&'static str, Key)>);
+
+/// The entry of one edition on the download page, with the keys of the
+/// covers of the build cache its thumbnails came from; `pages` is the page
+/// count of the PDF this build made, if it made one. The thumbnails are
+/// drawn (or taken from the build cache) as `thumbnails` says; `None`: an
+/// earlier build left them, still right.
 fn site_entry(
     options: &BuildOptions,
     config: &BookConfig,
     edition: &Edition,
     pages: Option<usize>,
-    thumbnails_fresh: bool,
-) -> Result<Option<SiteEntry>, Vec<Diagnostic>> {
+    thumbnails: Option<Stored>,
+) -> Result<Option<Listed>, Vec<Diagnostic>> {
     let book = &edition.book;
     let stem = format!("{}-{}", config.id, book.lang);
     let mut files = Vec::new();
@@ -179,31 +198,44 @@ fn site_entry(
     if files.is_empty() && web.is_none() {
         return Ok(None);
     }
-    let (cover, cover_2x) = match options.renderers.cover_painter() {
+    let mut drawn_from = Vec::new();
+    let (cover, cover_2x) = match (options.renderers.cover_painter(), thumbnails) {
         // Drawn by an earlier build from the same edition and theme, and
         // still as it left them.
-        Some(_) if thumbnails_fresh => (
+        (Some(_), None) => (
             Some(PathBuf::from(&config.id).join(format!("{stem}-cover.png"))),
             Some(PathBuf::from(&config.id).join(format!("{stem}-cover-2x.png"))),
         ),
-        Some(painter) => {
+        (Some(painter), Some(stored)) => {
             let (notes, ids) = (NotesPlan::of(book), IdIndex::default());
             let theme = theme_dir(options, config)?;
             let (roots, layout) = (&edition.roots, &edition.layout);
             let ctx = RenderContext::new(book, &notes, &ids, &theme, roots, layout);
             let _t = crate::timings::phase(|| format!("  thumbnails {stem}"));
-            let png = painter.cover_png(&ctx, THUMBNAIL_PIXELS_PER_PT)?;
-            let cover = PathBuf::from(&config.id).join(format!("{stem}-cover.png"));
-            write(&options.out_dir.join(&cover), &png)?;
-            let png = painter.cover_png(&ctx, THUMBNAIL_2X_PIXELS_PER_PT)?;
-            let cover_2x = PathBuf::from(&config.id).join(format!("{stem}-cover-2x.png"));
-            write(&options.out_dir.join(&cover_2x), &png)?;
+            let mut draw = |pixels_per_pt: f32, use_: &'static str, name: String| {
+                let (png, key) =
+                    crate::covers::cover_png(options, painter, &ctx, pixels_per_pt, stored)?;
+                drawn_from.extend(key.map(|k| (use_, k)));
+                let path = PathBuf::from(&config.id).join(name);
+                write(&options.out_dir.join(&path), &png)?;
+                Ok::<_, Vec<Diagnostic>>(path)
+            };
+            let cover = draw(
+                THUMBNAIL_PIXELS_PER_PT,
+                "thumbnail",
+                format!("{stem}-cover.png"),
+            )?;
+            let cover_2x = draw(
+                THUMBNAIL_2X_PIXELS_PER_PT,
+                "thumbnail-2x",
+                format!("{stem}-cover-2x.png"),
+            )?;
             (Some(cover), Some(cover_2x))
         }
-        None => (None, None),
+        (None, _) => (None, None),
     };
     let has_pdf = files.iter().any(|f| has_paged_extension(options, f));
-    Ok(Some(SiteEntry {
+    let entry = SiteEntry {
         book: config.id.clone(),
         lang: book.lang.clone(),
         title: book.meta.title.clone(),
@@ -238,7 +270,8 @@ fn site_entry(
             .filter(|c| c.kind == ChapterKind::Post)
             .count(),
         book_posts: config.posts.len(),
-    }))
+    };
+    Ok(Some((entry, drawn_from)))
 }
 
 /// `fresh` plus the editions of earlier builds still in the output folder,

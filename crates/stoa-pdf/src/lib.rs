@@ -118,6 +118,17 @@ impl Renderer for PdfRenderer {
         true
     }
 
+    /// The cover's own Typst source (the title, the author, the cover's
+    /// settings and the labels), the content of its image, its date and
+    /// size: the posts are not on it.
+    fn cover_key(&self, ctx: &RenderContext, pixels_per_pt: f32) -> Option<String> {
+        let job = Job::of(ctx);
+        let generated = generate(job.book, ctx.notes, ctx.ids, Parts::Cover);
+        let world = job.world_for(&generated).ok()?;
+        let key = world.content_key(pixels_per_pt.to_bits())?;
+        Some(format!("{key:032x}"))
+    }
+
     /// The cover: the same page as the PDF's first, as a PNG image.
     fn cover_png(
         &self,

@@ -157,6 +157,19 @@ impl StoaWorld {
         typst::utils::hash128(&(self.main.text(), &self.theme, assets, self.today, extra))
     }
 
+    /// [`StoaWorld::identity`] with what the images hold: everything but
+    /// the theme's files that decides what this world lays out, known
+    /// before laying anything out. `None` when an image cannot be read.
+    pub(crate) fn content_key(&self, extra: u32) -> Option<u128> {
+        let mut images: Vec<(&String, Vec<u8>)> = Vec::new();
+        let mut assets: Vec<(&String, &PathBuf)> = self.assets.iter().collect();
+        assets.sort();
+        for (vpath, path) in assets {
+            images.push((vpath, std::fs::read(path).ok()?));
+        }
+        Some(typst::utils::hash128(&(self.identity(extra), images)))
+    }
+
     /// Every file read so far, with a hash of what reading it gave (an
     /// error too: a file missing then is a dependency as well).
     pub(crate) fn files_read(&self) -> Vec<(FileId, u128)> {

@@ -413,6 +413,15 @@ pub trait Renderer: Sync {
         false
     }
 
+    /// A key of what the cover at `pixels_per_pt` is drawn from, found
+    /// without drawing it: every input but the theme's files, which the
+    /// driver keys by [`Renderer::reads_theme_file`]. Two contexts with the
+    /// same key must give the same cover: the driver keeps covers by it
+    /// between builds. `None` (the default): drawn every time.
+    fn cover_key(&self, _ctx: &RenderContext, _pixels_per_pt: f32) -> Option<String> {
+        None
+    }
+
     /// The cover, as PNG at `pixels_per_pt`; only called when
     /// [`Renderer::draws_covers`] says so. The context's `cover_png` is `None`.
     fn cover_png(
