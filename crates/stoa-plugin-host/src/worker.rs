@@ -133,10 +133,10 @@ fn answer_calls<W: Write>(
 mod tests {
     use super::*;
     use crate::isolate::write_request;
-    use stoa_sdk::abi::STATUS_PANIC;
-    use stoa_sdk::wire::FailureOutput;
     use stoa_sdk::Plugin;
+    use stoa_sdk::abi::STATUS_PANIC;
     use stoa_sdk::testing::{Everything, any_input};
+    use stoa_sdk::wire::FailureOutput;
 
     #[test]
     fn the_worker_round_trips_every_hook_tag() {
