@@ -1,9 +1,11 @@
-//! Helpers shared by the end-to-end tests in `tests/tests/`: finding the
-//! repository, building books, running `stoa`, EPUBCheck and poppler.
+//! Helpers shared by the end-to-end tests (`tests/testsuite/`, one binary)
+//! and the benchmarks: finding the repository, building books, running
+//! `stoa`, EPUBCheck, the Nu HTML checker, poppler and qpdf.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The repository's root folder.
 pub fn repo_root() -> PathBuf {
@@ -46,6 +48,42 @@ pub fn stoa(cwd: &Path, args: &[&str]) -> Output {
         .expect("stoa runs")
 }
 
+/// What a command printed: its standard output, then its standard error.
+pub fn output_text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Replaces the first `from` in the file `root/file` with `to`; `from` must
+/// be there.
+pub fn edit(root: &Path, file: &str, from: &str, to: &str) {
+    let path = root.join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert!(text.contains(from), "{from} in {file}");
+    std::fs::write(path, text.replacen(from, to, 1)).expect("write the edited file");
+}
+
+/// The line (from 1) of the file `root/file` that first holds `needle`.
+pub fn line_of(root: &Path, file: &str, needle: &str) -> usize {
+    let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    text.lines().position(|l| l.contains(needle)).expect(needle) + 1
+}
+
+/// A path beside `path` for a file or folder being written, unique to this
+/// process and call (the tests run in threads of one process, so the
+/// process id alone does not tell two writers apart); renamed to `path`
+/// once complete, so that no reader ever sees half of it.
+fn temporary_beside(path: &Path) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp{}-{n}", std::process::id()));
+    path.with_file_name(name)
+}
+
 /// A project folder in a temporary directory: `books/` copied from `books`
 /// (a folder of book folders plus `posts/`) and a link-free copy of themes/.
 pub fn project_from(books: &Path) -> tempfile::TempDir {
@@ -82,13 +120,13 @@ pub fn torture_project() -> tempfile::TempDir {
 /// headers in `include` (likewise) into `dir`, as
 /// `<DLL_PREFIX>stoa_plugin_<name><DLL_SUFFIX>`, with the flags the C
 /// example's README gives plus warnings as errors; the library's path. It
-/// is written under a temporary name and renamed, so that test binaries
-/// compiling the same plugin at once never load half a file.
+/// is written under a temporary name and renamed, so that tests compiling
+/// the same plugin at once never load half a file.
 pub fn compile_c_plugin(source: &str, include: &str, dir: &Path, name: &str) -> PathBuf {
     use std::env::consts::{DLL_PREFIX, DLL_SUFFIX};
     std::fs::create_dir_all(dir).expect("plugin folder");
     let out = dir.join(format!("{DLL_PREFIX}stoa_plugin_{name}{DLL_SUFFIX}"));
-    let tmp = out.with_extension(format!("{}.tmp", std::process::id()));
+    let tmp = temporary_beside(&out);
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
     let root = repo_root();
     let output = Command::new(&cc)
@@ -111,6 +149,59 @@ pub fn compile_c_plugin(source: &str, include: &str, dir: &Path, name: &str) -> 
     out
 }
 
+/// What the checker `name` (pdfinfo, pdffonts, qpdf…) prints on standard
+/// output when run with `args` on `file`; it must succeed.
+pub fn tool(name: &str, args: &[&str], file: &Path) -> String {
+    let out = Command::new(name)
+        .args(args)
+        .arg(file)
+        .output()
+        .unwrap_or_else(|e| panic!("{name} runs (scripts/install-test-tools installs it): {e}"));
+    assert!(
+        out.status.success(),
+        "{name} failed on {}:\n{}",
+        file.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// One entry of a PDF's outline (its bookmarks).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutlineEntry {
+    /// The entry's title.
+    pub title: String,
+    /// 0 for a top-level entry, 1 for an entry under it, and so on.
+    pub depth: usize,
+    /// The physical page it opens, from 1 (0 when it has none).
+    pub page: u64,
+}
+
+/// Every entry of `pdf`'s outline at every depth, in reading order (a
+/// part's chapters after its own entry), as qpdf reads it.
+pub fn pdf_outline(pdf: &Path) -> Vec<OutlineEntry> {
+    fn walk(items: &serde_json::Value, depth: usize, out: &mut Vec<OutlineEntry>) {
+        for item in items.as_array().into_iter().flatten() {
+            out.push(OutlineEntry {
+                title: item["title"].as_str().unwrap_or_default().to_string(),
+                depth,
+                page: item["destpageposfrom1"].as_u64().unwrap_or(0),
+            });
+            walk(&item["kids"], depth + 1, out);
+        }
+    }
+    let json = tool("qpdf", &["--json=2", "--json-key=outlines"], pdf);
+    let value: serde_json::Value = serde_json::from_str(&json).expect("qpdf JSON");
+    assert!(
+        value["outlines"].is_array(),
+        "{}: an outline",
+        pdf.display()
+    );
+    let mut out = Vec::new();
+    walk(&value["outlines"], 0, &mut out);
+    out
+}
+
 /// The text of `pdf` as `pdftotext` with `args` gives it (each page ends in
 /// a form feed).
 pub fn pdftotext(pdf: &Path, args: &[&str]) -> String {
@@ -126,6 +217,15 @@ pub fn pdftotext(pdf: &Path, args: &[&str]) -> String {
         pdf.display()
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The number of pages of `pdf`, as pdfinfo reads it.
+pub fn pdf_page_count(pdf: &Path) -> usize {
+    tool("pdfinfo", &[], pdf)
+        .lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("pdfinfo gives the page count")
 }
 
 /// The text of each page of `pdf` as `pdftotext -layout` lays it out.
@@ -144,6 +244,62 @@ pub fn post_title(books: &Path, slug: &str, lang: &str) -> Option<String> {
     let front = text.split("+++").nth(1).expect("front matter");
     let meta: toml::Table = toml::from_str(front).expect("front matter is TOML");
     Some(meta["title"].as_str().expect("a title").to_string())
+}
+
+/// Where scripts/install-test-tools puts the checkers it downloads:
+/// `STOA_TEST_TOOLS`, default `~/.cache/stoa-test-tools`.
+pub fn test_tools_dir() -> PathBuf {
+    std::env::var_os("STOA_TEST_TOOLS")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/stoa-test-tools")))
+        .expect("HOME or STOA_TEST_TOOLS is set")
+}
+
+/// The Nu HTML checker's jar: `STOA_VNU_JAR`, or the one in
+/// [`test_tools_dir`].
+pub fn vnu_jar() -> PathBuf {
+    if let Some(jar) = std::env::var_os("STOA_VNU_JAR") {
+        return PathBuf::from(jar);
+    }
+    let jar = test_tools_dir().join("vnu.jar");
+    assert!(
+        jar.is_file(),
+        "the Nu HTML checker is not installed: run scripts/install-test-tools (or set STOA_VNU_JAR)"
+    );
+    jar
+}
+
+/// Runs the Nu HTML checker on `pages` (in one JVM) and returns its error
+/// messages, as `file line N: message`.
+pub fn nu_errors(pages: &[PathBuf]) -> Vec<String> {
+    let out = Command::new("java")
+        .arg("-jar")
+        .arg(vnu_jar())
+        .args(["--errors-only", "--format", "json"])
+        .args(pages)
+        .output()
+        .expect("java runs (scripts/install-test-tools installs it)");
+    let report: serde_json::Value = serde_json::from_slice(&out.stderr)
+        .or_else(|_| serde_json::from_slice(&out.stdout))
+        .unwrap_or_else(|e| {
+            panic!(
+                "the Nu checker's report is JSON ({e}):\n{}",
+                output_text(&out)
+            )
+        });
+    report["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .map(|m| {
+            format!(
+                "{} line {}: {}",
+                m["url"].as_str().unwrap_or(""),
+                m["lastLine"],
+                m["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
 }
 
 /// The EPUBCheck jar: `STOA_EPUBCHECK_JAR`, or the one the `epubcheck`
@@ -171,8 +327,8 @@ pub fn epubcheck_jar() -> PathBuf {
 /// tests/tools/EpubCheckBatch.java) and returns, per file, its report when
 /// it has any error or warning.
 ///
-/// Builds are byte-identical, so several test binaries often check the very
-/// same book: a clean verdict is remembered under the SHA-256 of the file's
+/// Builds are byte-identical, so several tests often check the very same
+/// book: a clean verdict is remembered under the SHA-256 of the file's
 /// bytes and of the jar (in `target/<profile>/epubcheck-verdicts/`), and a
 /// file already found clean in this or an earlier run is not checked again.
 /// Only clean verdicts are kept: a failing book is always checked anew.
@@ -220,7 +376,7 @@ fn batch_runner(jar: &Path, jar_id: &str) -> Option<PathBuf> {
     if classes.join("EpubCheckBatch.class").is_file() {
         return Some(classes);
     }
-    let building = classes.with_extension(format!("tmp{}", std::process::id()));
+    let building = temporary_beside(&classes);
     let compiled = Command::new("javac")
         .arg("-cp")
         .arg(jar)
@@ -236,7 +392,7 @@ fn batch_runner(jar: &Path, jar_id: &str) -> Option<PathBuf> {
             String::from_utf8_lossy(&compiled.stderr)
         );
     }
-    // Another test binary may have won the race: its classes are as good.
+    // Another test may have won the race: its classes are as good.
     if std::fs::rename(&building, &classes).is_err() {
         let _ = std::fs::remove_dir_all(&building);
     }
@@ -346,7 +502,7 @@ fn verdict_name(file: &Path, jar_id: &str) -> String {
 }
 
 /// Records a clean verdict, written beside its name and renamed so that a
-/// test binary running at the same time never reads half of one.
+/// test running at the same time never reads half of one.
 fn remember_clean(verdict: &Path, report: &str) {
     let Some(folder) = verdict.parent() else {
         return;
@@ -354,7 +510,7 @@ fn remember_clean(verdict: &Path, report: &str) {
     if std::fs::create_dir_all(folder).is_err() {
         return;
     }
-    let temporary = verdict.with_extension(format!("tmp{}", std::process::id()));
+    let temporary = temporary_beside(verdict);
     if std::fs::write(&temporary, report).is_ok() {
         let _ = std::fs::rename(&temporary, verdict);
     }

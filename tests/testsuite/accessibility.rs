@@ -4,9 +4,9 @@
 //! page list included (the books are built with their PDF, so that the
 //! EPUBs carry the print edition's page breaks).
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use stoa_tests::*;
 
 /// Ace's command: `STOA_ACE`, or the one scripts/install-test-tools puts in
 /// `$STOA_TEST_TOOLS/ace` (default `~/.cache/stoa-test-tools`).
@@ -14,11 +14,7 @@ fn ace_bin() -> PathBuf {
     if let Some(ace) = std::env::var_os("STOA_ACE") {
         return PathBuf::from(ace);
     }
-    let tools = std::env::var_os("STOA_TEST_TOOLS")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/stoa-test-tools")))
-        .expect("HOME or STOA_TEST_TOOLS is set");
-    let ace = tools.join("ace/node_modules/.bin/ace-cli");
+    let ace = test_tools_dir().join("ace/node_modules/.bin/ace-cli");
     assert!(
         ace.is_file(),
         "Ace by DAISY is not installed: run scripts/install-test-tools (or set STOA_ACE)"
@@ -133,8 +129,7 @@ fn build_epubs(project: &Path, formats: &[&str]) -> Vec<PathBuf> {
 
 #[test]
 fn every_epub_of_the_books_passes_ace_with_its_page_list() {
-    let project = project_from(&repo_root().join("books"));
-    let epubs = build_epubs(project.path(), &["pdf", "epub"]);
+    let epubs = books().files("epub");
     assert_eq!(epubs.len(), 4, "{epubs:?}");
     for epub in &epubs {
         let nav = zip_entry(epub, "OEBPS/nav.xhtml");

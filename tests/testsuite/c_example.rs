@@ -2,9 +2,9 @@
 //! with `cc` as its README says and used by a real build: its line reaches
 //! the EPUB, its raw Typst the PDF, and the EPUB stays valid.
 
+use crate::prelude::{compile_c_plugin, copy_dir, epubcheck, repo_root, stoa_bin, zip_entry};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use stoa_tests::{compile_c_plugin, copy_dir, epubcheck, repo_root, stoa_bin, zip_entry};
 
 /// Compiles the example into `dir`, as its README says (with warnings as
 /// errors).

@@ -2,9 +2,9 @@
 //! content lints, with file:line, silences with reasons, a sorted output and
 //! an exit status that fails on findings unless `--warn`.
 
+use crate::prelude::*;
 use std::path::Path;
 use std::process::Output;
-use stoa_tests::*;
 
 /// A project with one book of one English post whose body is `body` and
 /// whose front matter ends with `front`.
@@ -33,11 +33,7 @@ fn check(project: &Path, extra: &[&str]) -> (Output, String) {
     let mut args = vec!["check"];
     args.extend_from_slice(extra);
     let out = stoa(project, &args);
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = output_text(&out);
     assert!(!text.contains("panicked"), "{text}");
     (out, text)
 }

@@ -9,11 +9,9 @@
 //! list bullets, heading markers, block-quote markers, backslash escapes,
 //! language marks (`<span lang="en">…</span>`) and code fences. Any corpus
 //! line allowed to be missing is listed, with its reason, in
-//! `tests/corpus-exceptions.toml`.
-//!
-//! Only `std` and `toml` are used here, so this test does not depend on the
-//! workspace's own crates.
+//! `tests/testsuite/corpus-exceptions.toml`.
 
+use crate::prelude::repo_root;
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -30,13 +28,6 @@ const FRONT_MATTER_KEYS: [&str; 6] = ["title", "date", "tags", "summary", "trans
 // ---------------------------------------------------------------------------
 // Locations
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the tests crate lives one level below the repository root")
-        .to_path_buf()
-}
-
 fn posts_dir() -> PathBuf {
     repo_root().join("books").join("posts")
 }
@@ -52,7 +43,7 @@ fn corpus_path(lang: &str) -> PathBuf {
 
 fn exceptions_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
+        .join("testsuite")
         .join("corpus-exceptions.toml")
 }
 
@@ -363,7 +354,7 @@ fn take(index: &HashMap<&str, Vec<usize>>, key: &str, used: &mut [bool]) -> bool
     found.is_some()
 }
 
-/// Corpus lines excused for `lang` by `tests/corpus-exceptions.toml`.
+/// Corpus lines excused for `lang` by `tests/testsuite/corpus-exceptions.toml`.
 fn exceptions_for(lang: &str) -> Vec<String> {
     let path = exceptions_path();
     let table: toml::Table = toml::from_str(&read(&path))

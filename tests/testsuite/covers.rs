@@ -4,13 +4,12 @@
 //! plus the fixture books in tests/fixtures/v1/covers (and a rebuild of
 //! three of them) serves every test.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use stoa_tests::*;
 
-/// The project and the output folders of two identical builds.
+/// The output folders of two identical builds and of the PDF.
 struct Built {
-    _project: tempfile::TempDir,
     dist: PathBuf,
     again: PathBuf,
     own: PathBuf,
@@ -19,8 +18,8 @@ struct Built {
 fn built() -> &'static Built {
     static BUILT: OnceLock<Built> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let project = project_from(&repo_root().join("books"));
-        copy_dir(&fixture("covers/books"), &project.path().join("books"));
+        let project = kept_until_exit(project_from(&repo_root().join("books")));
+        copy_dir(&fixture("covers/books"), &project.join("books"));
         // The rebuild skips the collection, the largest book: the other
         // three draw the three designs.
         let again = ["-b", "dialogues", "-b", "plain", "-b", "set"];
@@ -32,7 +31,7 @@ fn built() -> &'static Built {
                 args.extend(["-f", "epub"]);
             }
             args.extend(only);
-            let result = stoa(project.path(), &args);
+            let result = stoa(&project, &args);
             assert!(
                 result.status.success(),
                 "stoa build failed:\n{}",
@@ -40,10 +39,9 @@ fn built() -> &'static Built {
             );
         }
         Built {
-            dist: project.path().join("dist"),
-            again: project.path().join("again"),
-            own: project.path().join("own"),
-            _project: project,
+            dist: project.join("dist"),
+            again: project.join("again"),
+            own: project.join("own"),
         }
     })
 }
@@ -133,12 +131,7 @@ fn the_authors_image_is_the_cover_as_is() {
     // The PDF's first page holds the very image, at its own 140 × 210
     // pixels, and nothing drawn from the design.
     let pdf = b.own.join("own/own-en.pdf");
-    let list = std::process::Command::new("pdfimages")
-        .args(["-list", "-f", "1", "-l", "1"])
-        .arg(&pdf)
-        .output()
-        .expect("pdfimages (scripts/install-test-tools)");
-    let list = String::from_utf8_lossy(&list.stdout);
+    let list = tool("pdfimages", &["-list", "-f", "1", "-l", "1"], &pdf);
     let images: Vec<Vec<&str>> = list
         .lines()
         .skip(2)
@@ -146,14 +139,8 @@ fn the_authors_image_is_the_cover_as_is() {
         .collect();
     assert_eq!(images.len(), 1, "{list}");
     assert_eq!((images[0][3], images[0][4]), ("140", "210"), "{list}");
-    let text = std::process::Command::new("pdftotext")
-        .args(["-f", "1", "-l", "1"])
-        .arg(&pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext");
     assert_eq!(
-        String::from_utf8_lossy(&text.stdout).trim(),
+        pdftotext(&pdf, &["-f", "1", "-l", "1"]).trim(),
         "",
         "no title drawn over it"
     );

@@ -2,28 +2,15 @@
 //! line in book.toml, with a "did you mean" for a name that is nearly right;
 //! an edition with no posts is an error, not an empty book.
 
+use crate::prelude::*;
 use std::path::Path;
 use std::process::Output;
-use stoa_tests::*;
-
-fn edit(project: &Path, file: &str, from: &str, to: &str) {
-    let path = project.join(file);
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains(from), "{from} in {file}");
-    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
-}
 
 fn append(project: &Path, file: &str, text: &str) {
     let path = project.join(file);
     let mut old = std::fs::read_to_string(&path).unwrap();
     old.push_str(text);
     std::fs::write(path, old).unwrap();
-}
-
-/// The line of book.toml that holds `needle`, 1-based.
-fn line_of(project: &Path, needle: &str) -> usize {
-    let text = std::fs::read_to_string(project.join(BOOK)).unwrap();
-    text.lines().position(|l| l.contains(needle)).expect(needle) + 1
 }
 
 const BOOK: &str = "books/torture/book.toml";
@@ -45,7 +32,7 @@ fn a_plugin_setting_typo_is_one_error_at_its_line_with_a_suggestion() {
         BOOK,
         "\n[plugins.glossary]\nfirst-use = \"link\"\nheadng = \"Words\"\n",
     );
-    let line = line_of(project.path(), "headng");
+    let line = line_of(project.path(), BOOK, "headng");
     let (out, stderr) = build(project.path(), &[]);
     assert_fails_with(
         &out,
@@ -86,7 +73,7 @@ fn a_misspelt_post_slug_is_one_error_with_a_suggestion() {
         "\"long-paragraph\"",
         "\"long-paragraf\"",
     );
-    let line = line_of(project.path(), "long-paragraf");
+    let line = line_of(project.path(), BOOK, "long-paragraf");
     let (out, stderr) = build(project.path(), &[]);
     assert_fails_with(
         &out,
@@ -166,7 +153,7 @@ fn an_edition_with_no_posts_is_an_error_at_its_language() {
         "[title]\n",
         "[title]\nde = \"Folter\"\n",
     );
-    let line = line_of(project.path(), "languages =");
+    let line = line_of(project.path(), BOOK, "languages =");
     let column = std::fs::read_to_string(project.path().join(BOOK))
         .unwrap()
         .lines()

@@ -3,8 +3,7 @@
 //! the new tool, labels and truth, those who teach), and the PDF prints every
 //! speaker's name before the speech, in reading order.
 
-use std::process::Command;
-use stoa_tests::*;
+use crate::prelude::*;
 
 const TURNS: [(&str, usize); 4] = [
     ("dialogue-on-masters", 41),
@@ -15,20 +14,12 @@ const TURNS: [(&str, usize); 4] = [
 
 #[test]
 fn dialogues_have_their_turns_in_both_formats() {
-    let project = project_from(&repo_root().join("books"));
-    let out = stoa(project.path(), &["build", "--book", "dialogues"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let dist = books().dist();
     for (lang, names) in [
         ("pt-BR", ["Sócrates:", "Glauco:"]),
         ("en", ["Socrates:", "Glaucon:"]),
     ] {
-        let epub = project
-            .path()
-            .join(format!("dist/dialogues/dialogues-{lang}.epub"));
+        let epub = dist.join(format!("dialogues/dialogues-{lang}.epub"));
         for (slug, turns) in TURNS {
             let page = zip_entry(&epub, &format!("OEBPS/{slug}.xhtml"));
             assert_eq!(
@@ -42,15 +33,7 @@ fn dialogues_have_their_turns_in_both_formats() {
                 "{lang} {slug}: the closing line"
             );
         }
-        let pdf = project
-            .path()
-            .join(format!("dist/dialogues/dialogues-{lang}.pdf"));
-        let text = Command::new("pdftotext")
-            .arg(&pdf)
-            .arg("-")
-            .output()
-            .expect("pdftotext (scripts/install-test-tools)");
-        let text = String::from_utf8_lossy(&text.stdout);
+        let text = pdftotext(&dist.join(format!("dialogues/dialogues-{lang}.pdf")), &[]);
         let spoken = text
             .lines()
             .filter(|l| names.iter().any(|n| l.starts_with(n)))

@@ -1,8 +1,8 @@
 //! EPUB end to end: the real books and the torture set pass EPUBCheck with
 //! no error and no warning, hold their posts in order, and build reproducibly.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
-use stoa_tests::*;
 
 fn build_epubs(project: &Path, out: &str) -> Vec<PathBuf> {
     let result = stoa(project, &["build", "--format", "epub", "--out", out]);
@@ -19,8 +19,7 @@ fn build_epubs(project: &Path, out: &str) -> Vec<PathBuf> {
 
 #[test]
 fn real_books_pass_epubcheck_and_hold_every_post_in_order() {
-    let project = project_from(&repo_root().join("books"));
-    let epubs = build_epubs(project.path(), "dist");
+    let epubs = books().files("epub");
     let names: Vec<String> = epubs
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())

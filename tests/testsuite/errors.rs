@@ -1,8 +1,8 @@
 //! Bad input gets a clear error naming the file, the line and the column,
 //! a non-zero exit status, no panic, and no artifact.
 
+use crate::prelude::*;
 use std::path::Path;
-use stoa_tests::*;
 
 /// Breaks the torture project with `mutate`, builds, and checks that the
 /// build fails with every `expected` fragment in its error output.
@@ -10,18 +10,11 @@ fn fails_with(mutate: impl FnOnce(&Path), expected: &[&str]) {
     let project = torture_project();
     mutate(project.path());
     let out = stoa(project.path(), &["build", "--format", "epub"]);
-    stoa_tests::assert_fails_with(&out, expected);
+    crate::prelude::assert_fails_with(&out, expected);
 }
 
 fn write(project: &Path, file: &str, text: &[u8]) {
     std::fs::write(project.join(file), text).unwrap();
-}
-
-fn edit(project: &Path, file: &str, from: &str, to: &str) {
-    let path = project.join(file);
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains(from), "{from} in {file}");
-    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 
 #[test]
@@ -85,7 +78,7 @@ fn unknown_book_key() {
 
 #[test]
 fn language_tag_in_the_wrong_case() {
-    // A language stoa has no words for builds (tests/tests/languages.rs);
+    // A language stoa has no words for builds (tests/testsuite/languages.rs);
     // a tag not written as BCP 47 writes it is an error that gives the fix.
     fails_with(
         |p| {

@@ -3,9 +3,9 @@
 //! PDF each note on the page of its reference (footnotes) or in the notes
 //! chapter, with every internal link resolving.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use stoa_tests::*;
 
 const NOTES: [&str; 7] = [
     "NOTE-PLAIN",
@@ -30,24 +30,14 @@ fn build() -> tempfile::TempDir {
 }
 
 fn page_text(pdf: &Path, page: usize) -> String {
-    let out = Command::new("pdftotext")
-        .args(["-f", &page.to_string(), "-l", &page.to_string()])
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext (scripts/install-test-tools)");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let page = page.to_string();
+    pdftotext(pdf, &["-f", &page, "-l", &page])
 }
 
 fn pages(pdf: &Path) -> Vec<String> {
-    let info = Command::new("pdfinfo").arg(pdf).output().expect("pdfinfo");
-    let info = String::from_utf8_lossy(&info.stdout);
-    let n: usize = info
-        .lines()
-        .find_map(|l| l.strip_prefix("Pages:"))
-        .and_then(|n| n.trim().parse().ok())
-        .expect("page count");
-    (1..=n).map(|p| page_text(pdf, p)).collect()
+    (1..=pdf_page_count(pdf))
+        .map(|p| page_text(pdf, p))
+        .collect()
 }
 
 /// qpdf finds no damage, and every internal link's destination is a page.

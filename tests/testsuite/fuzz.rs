@@ -6,8 +6,8 @@
 #[path = "../../fuzz/src/case.rs"]
 mod case;
 
+use crate::prelude::{fixture, repo_root};
 use std::path::PathBuf;
-use stoa_tests::{fixture, repo_root};
 
 /// Cases per run: enough to walk every mutation over every seed, few
 /// enough for a few seconds. `STOA_FUZZ_CASES` asks for more, and

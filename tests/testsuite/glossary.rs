@@ -2,10 +2,9 @@
 //! union of the dialogues' glossaries in collation order, in each language;
 //! every EPUB passes EPUBCheck and every PDF link reaches a destination.
 
+use crate::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use stoa_tests::*;
 
 /// The glossaries of the dialogues, read from the Markdown: the items
 /// after the glossary heading.
@@ -39,15 +38,12 @@ fn appendix_terms(epub: &Path) -> Vec<String> {
 
 #[test]
 fn dialogues_appendix_is_the_sorted_union_of_the_glossaries() {
-    let project = project_from(&repo_root().join("books"));
-    let out = stoa(project.path(), &["build"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let log = books().log();
     assert!(
-        stderr.contains("glossary term `papyrus` is never used"),
-        "{stderr}"
+        log.contains("glossary term `papyrus` is never used"),
+        "{log}"
     );
-    let dist = project.path().join("dist");
+    let dist = books().dist();
     let mut counts = Vec::new();
     for (lang, heading, expected) in [
         (
@@ -153,9 +149,7 @@ fn dialogues_appendix_is_the_sorted_union_of_the_glossaries() {
     assert!(failures.is_empty(), "{failures:#?}");
 
     for pdf in epubs.iter().map(|e| e.with_extension("pdf")) {
-        let check = Command::new("qpdf").arg("--check").arg(&pdf).output();
-        let check = check.expect("qpdf (scripts/install-test-tools)");
-        assert!(check.status.success(), "{}", pdf.display());
+        tool("qpdf", &["--check"], &pdf);
         let links = check_link_destinations(&pdf);
         assert!(links > 20, "{}: {links} links", pdf.display());
     }
@@ -196,14 +190,7 @@ fn appendix_refs(appendix: &str) -> Vec<(String, String)> {
 /// opening) is that number has the use's note, whose text starts with the
 /// term; the term is read from the EPUB's use anchor.
 fn check_pages_of_uses(pdf: &Path, refs: &[(String, String)], lang: &str) {
-    let out = Command::new("pdftotext")
-        .arg("-layout")
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let pages: Vec<&str> = text.split('\u{c}').collect();
+    let pages = pdf_pages(pdf);
     let folio = |page: &str| -> Option<String> {
         let lines: Vec<&str> = page.lines().filter(|l| !l.trim().is_empty()).collect();
         let head = lines.first()?.split_whitespace().collect::<Vec<_>>();
@@ -231,12 +218,8 @@ fn check_pages_of_uses(pdf: &Path, refs: &[(String, String)], lang: &str) {
 /// Checks that every link annotation of `pdf` reaches a page, by name or
 /// by an explicit destination; returns how many internal links there are.
 fn check_link_destinations(pdf: &Path) -> usize {
-    let out = Command::new("qpdf")
-        .args(["--json=2", "--json-key=qpdf"])
-        .arg(pdf)
-        .output()
-        .expect("qpdf");
-    let json: Value = serde_json::from_slice(&out.stdout).expect("qpdf JSON");
+    let json = tool("qpdf", &["--json=2", "--json-key=qpdf"], pdf);
+    let json: Value = serde_json::from_str(&json).expect("qpdf JSON");
     let objects = json["qpdf"][1].as_object().expect("objects");
     let value = |r: &str| &objects[&format!("obj:{r}")]["value"];
     let is_page = |v: &Value| v["/Type"] == "/Page";

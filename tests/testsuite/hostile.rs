@@ -3,9 +3,9 @@
 //! error at the file and line that caused it, and the build ends with exit
 //! status 1 and no panic. Fixtures are built in temporary folders.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use stoa_tests::*;
 
 /// A project with one book `b` in English whose posts are `posts`
 /// (slug, Markdown body after the front matter), and `extra` lines at the
@@ -68,7 +68,7 @@ fn build(project: &Path, formats: &[&str]) -> Output {
 /// The build fails (status 1, no panic, no abort) with every fragment in
 /// its errors, and every error says what to do.
 fn fails_with(out: &Output, expected: &[&str]) {
-    stoa_tests::assert_fails_with(out, expected);
+    crate::prelude::assert_fails_with(out, expected);
 }
 
 fn succeeds(out: &Output) {

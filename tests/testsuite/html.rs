@@ -4,30 +4,12 @@
 //! its fragment, the chapters say what the EPUB says, and a rebuild writes
 //! the same bytes.
 
+use crate::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use stoa_tests::*;
 
-/// The Nu checker's jar: `STOA_VNU_JAR`, or the one scripts/install-test-tools
-/// puts in `$STOA_TEST_TOOLS` (default `~/.cache/stoa-test-tools`).
-fn vnu_jar() -> PathBuf {
-    if let Some(jar) = std::env::var_os("STOA_VNU_JAR") {
-        return PathBuf::from(jar);
-    }
-    let tools = std::env::var_os("STOA_TEST_TOOLS")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/stoa-test-tools")))
-        .expect("HOME or STOA_TEST_TOOLS is set");
-    let jar = tools.join("vnu.jar");
-    assert!(
-        jar.is_file(),
-        "the Nu HTML checker is not installed: run scripts/install-test-tools (or set STOA_VNU_JAR)"
-    );
-    jar
-}
-
-/// Builds `formats` of every book of `project` into `<project>/<out>`.
+/// Builds `formats` of every book of `project` into `out` (a path from
+/// `project`, or absolute); that folder.
 fn build(project: &Path, out: &str, formats: &[&str]) -> PathBuf {
     let mut args = vec!["build", "--no-site", "--out", out];
     for format in formats {
@@ -56,39 +38,6 @@ fn editions(dist: &Path) -> BTreeMap<String, Vec<PathBuf>> {
         }
     }
     out
-}
-
-/// Runs the Nu checker on `pages` and returns its error messages.
-fn nu_errors(pages: &[PathBuf]) -> Vec<String> {
-    let out = Command::new("java")
-        .arg("-jar")
-        .arg(vnu_jar())
-        .args(["--errors-only", "--format", "json"])
-        .args(pages)
-        .output()
-        .expect("java runs (scripts/install-test-tools installs it)");
-    let report: serde_json::Value = serde_json::from_slice(&out.stderr)
-        .or_else(|_| serde_json::from_slice(&out.stdout))
-        .unwrap_or_else(|e| {
-            panic!(
-                "the Nu checker's report is JSON ({e}):\n{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-    report["messages"]
-        .as_array()
-        .expect("messages")
-        .iter()
-        .map(|m| {
-            format!(
-                "{} line {}: {}",
-                m["url"].as_str().unwrap_or(""),
-                m["lastLine"],
-                m["message"].as_str().unwrap_or("")
-            )
-        })
-        .collect()
 }
 
 /// Every value of attribute `attr` in `html`.
@@ -181,9 +130,8 @@ fn check_editions(dist: &Path) -> BTreeMap<String, Vec<PathBuf>> {
 
 #[test]
 fn real_books_pass_the_nu_checker_link_everywhere_and_match_the_epub() {
-    let project = project_from(&repo_root().join("books"));
-    // With the PDF: the web pages then carry the print edition's page anchors.
-    let dist = build(project.path(), "dist", &["pdf", "html", "epub"]);
+    // Built with the PDF: the web pages carry the print edition's page anchors.
+    let dist = books().dist();
     let editions = check_editions(&dist);
     assert_eq!(
         editions.keys().collect::<Vec<_>>(),
@@ -228,7 +176,11 @@ fn real_books_pass_the_nu_checker_link_everywhere_and_match_the_epub() {
             );
         }
     }
-    let again = build(project.path(), "dist-again", &["pdf", "html"]);
+    // Rebuilt from the same project into a folder of its own: the shared
+    // build is read by other tests at the same time.
+    let again_dir = tempfile::tempdir().expect("temp dir");
+    let again_out = again_dir.path().to_string_lossy().into_owned();
+    let again = build(books().project(), &again_out, &["pdf", "html"]);
     for (edition, files) in &editions {
         for file in files {
             let a = std::fs::read(dist.join(edition).join(file)).unwrap();

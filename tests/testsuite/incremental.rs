@@ -4,10 +4,10 @@
 //! cold build, never an error. Small books, EPUB and web edition; the PDF in
 //! one test only.
 
+use crate::prelude::{copy_dir, repo_root, stoa};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
-use stoa_tests::{copy_dir, repo_root, stoa};
 
 /// Two books sharing a post, one of them in two languages:
 /// `alpha` (en, pt-BR: `shared`, `only-alpha`) and `beta` (en: `shared`,
@@ -361,4 +361,67 @@ fn a_style_sheet_edit_leaves_the_pdf_alone() {
     assert!(said.contains("unchanged"), "{said}");
     build(root, &["--book", "beta", "--out", "cold"]);
     assert_same_bytes(&after, &snapshot(&root.join("cold")));
+}
+
+/// The covers kept in the build cache of `dist`, by file name, with their
+/// modification times.
+fn kept_covers(dist: &Path) -> BTreeMap<String, SystemTime> {
+    let dir = dist.join(stoa_build::CACHE_DIR).join("covers");
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let time = entry.metadata().unwrap().modified().unwrap();
+        out.insert(entry.file_name().to_string_lossy().into_owned(), time);
+    }
+    out
+}
+
+#[test]
+fn a_post_edit_reuses_the_covers_and_a_title_change_draws_them_again() {
+    let project = project(false);
+    let root = project.path();
+    build(root, LIGHT);
+    let before = kept_covers(&root.join("dist"));
+    // Three editions: the cover and the two thumbnails of each.
+    assert_eq!(before.len(), 9, "{before:?}");
+    let cover = |root: &Path| std::fs::read(root.join("dist/alpha/en/cover.png")).unwrap();
+    let first = cover(root);
+
+    let post = root.join("books/posts/only-alpha/en.md");
+    let text = std::fs::read_to_string(&post).unwrap();
+    save(&post, &text.replace("Only in", "Now only in"));
+    build(root, LIGHT);
+    assert_eq!(
+        kept_covers(&root.join("dist")),
+        before,
+        "no cover drawn again"
+    );
+    assert_eq!(cover(root), first);
+
+    let toml = root.join("books/alpha/book.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replace("en = \"Alpha\"", "en = \"Alpha Two\"")).unwrap();
+    build(root, LIGHT);
+    let after = kept_covers(&root.join("dist"));
+    assert_eq!(
+        after.len(),
+        9,
+        "the old title's covers are removed: {after:?}"
+    );
+    let redrawn = after.keys().filter(|k| !before.contains_key(*k)).count();
+    assert_eq!(redrawn, 3, "the English alpha's cover and thumbnails");
+    assert_ne!(cover(root), first, "the new title is on the cover");
+
+    // What the cache gives (after another edit) is what a cold build draws.
+    std::fs::write(&post, std::fs::read_to_string(&post).unwrap() + "\nMore.\n").unwrap();
+    build(root, LIGHT);
+    assert_eq!(
+        kept_covers(&root.join("dist")),
+        after,
+        "taken from the cache"
+    );
+    let mut cold = vec!["--out", "cold"];
+    cold.extend_from_slice(LIGHT);
+    build(root, &cold);
+    let cold = std::fs::read(root.join("cold/alpha/en/cover.png")).unwrap();
+    assert_eq!(cover(root), cold);
 }

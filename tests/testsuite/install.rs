@@ -7,9 +7,9 @@
 //! the built-in plugins make the same books as their shared libraries; and
 //! `stoa plugins` searches where the build searches.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use stoa_tests::*;
 
 /// Runs the stoa at `exe` in `cwd` with nothing in the environment but a
 /// fixed date and a system PATH: no variable can point at this repository.
@@ -25,11 +25,7 @@ fn run(exe: &Path, cwd: &Path, args: &[&str]) -> Output {
 }
 
 fn ok(out: &Output) -> String {
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = output_text(out);
     assert!(out.status.success(), "stoa failed:\n{text}");
     text
 }
@@ -94,12 +90,7 @@ fn the_binary_alone_starts_and_builds_a_book() {
         let pdf = std::fs::read(dist.join(format!("blog-{lang}.pdf"))).expect("the PDF");
         assert!(pdf.starts_with(b"%PDF-"), "blog-{lang}.pdf is a PDF");
         // Laid out with the built-in template: its glossary appendix is there.
-        let text = Command::new("pdftotext")
-            .arg(dist.join(format!("blog-{lang}.pdf")))
-            .arg("-")
-            .output()
-            .expect("pdftotext runs (poppler-utils)");
-        let text = String::from_utf8_lossy(&text.stdout);
+        let text = pdftotext(&dist.join(format!("blog-{lang}.pdf")), &[]);
         let glossary = if lang == "es" { "Glosario" } else { "Glossary" };
         assert!(
             text.contains(glossary),

@@ -9,14 +9,12 @@
 //! The fixture is built once for the whole file (one `stoa build` of its
 //! three books); each test reads the output.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
-use stoa_tests::*;
 
 /// The fixture's books, built once.
 struct Built {
-    _project: tempfile::TempDir,
     dist: PathBuf,
     /// What `stoa build` printed, stdout and stderr.
     log: String,
@@ -25,19 +23,13 @@ struct Built {
 fn built() -> &'static Built {
     static BUILT: OnceLock<Built> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let project = project_from(&fixture("languages/books"));
-        let result = stoa(project.path(), &["build"]);
-        let log = format!(
-            "{}{}",
-            String::from_utf8_lossy(&result.stdout),
-            String::from_utf8_lossy(&result.stderr)
-        );
+        let project = kept_until_exit(project_from(&fixture("languages/books")));
+        let result = stoa(&project, &["build"]);
+        let log = output_text(&result);
         assert!(result.status.success(), "stoa build failed:\n{log}");
         assert!(!log.contains("panicked"), "{log}");
-        let dist = project.path().join("dist");
         Built {
-            _project: project,
-            dist,
+            dist: project.join("dist"),
             log,
         }
     })
@@ -439,15 +431,6 @@ fn every_epub_of_the_languages_passes_epubcheck() {
 
 #[test]
 fn the_web_pages_of_every_language_pass_the_nu_checker() {
-    let tools = std::env::var_os("STOA_TEST_TOOLS")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/stoa-test-tools")))
-        .expect("HOME or STOA_TEST_TOOLS is set");
-    let jar = std::env::var_os("STOA_VNU_JAR").map_or_else(|| tools.join("vnu.jar"), PathBuf::from);
-    assert!(
-        jar.is_file(),
-        "the Nu HTML checker is not installed: run scripts/install-test-tools (or set STOA_VNU_JAR)"
-    );
     let dist = &built().dist;
     let mut pages = vec![dist.join("index.html")];
     for folder in [
@@ -464,17 +447,6 @@ fn the_web_pages_of_every_language_pass_the_nu_checker() {
             }
         }
     }
-    let out = Command::new("java")
-        .arg("-jar")
-        .arg(&jar)
-        .arg("--errors-only")
-        .args(&pages)
-        .output()
-        .expect("java runs (scripts/install-test-tools installs it)");
-    let report = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success() && report.trim().is_empty(), "{report}");
+    let errors = nu_errors(&pages);
+    assert!(errors.is_empty(), "the Nu HTML checker: {errors:#?}");
 }

@@ -1,7 +1,7 @@
 //! One locale table: every format and the download page of a language print
 //! the same date and the same labels, as that language writes them.
 
-use stoa_tests::*;
+use crate::prelude::*;
 
 /// (language, the book's date in words, the contents label).
 const EXPECTED: [(&str, &str, &str); 2] = [

@@ -3,8 +3,8 @@
 //! This reads the sources of the renderers and of stoa-doc and looks for the
 //! bundled plugins' names and for every class they put in the tree.
 
+use crate::prelude::repo_root;
 use std::path::{Path, PathBuf};
-use stoa_tests::repo_root;
 
 /// Crates that must not know the plugins.
 const RENDERER_CRATES: [&str; 5] = [

@@ -2,8 +2,8 @@
 //! book.toml says `[notes] call = "as-written"`, in the EPUB, the web
 //! edition and the PDF alike. One build of two small books.
 
+use crate::prelude::*;
 use std::path::Path;
-use stoa_tests::*;
 
 /// Builds the notes fixture's plain book twice: as it is (English usage)
 /// and with `[notes] call = "as-written"`.

@@ -4,10 +4,9 @@
 //! every placement and numbering (tests/fixtures/v1/notes-agree), notes
 //! referred to from notes included.
 
+use crate::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
-use stoa_tests::*;
 
 /// Where a note was found: the file (chapter) that prints it, and how.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -210,28 +209,10 @@ fn is_foot(text: &str, marker: &str) -> bool {
     notes_heading.is_none_or(|h| text.find(marker).is_some_and(|m| m < h))
 }
 
-fn pdf_pages(pdf: &Path) -> Vec<String> {
-    // -layout keeps a list's number on the line of its item.
-    let out = Command::new("pdftotext")
-        .arg("-layout")
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext (scripts/install-test-tools)");
-    String::from_utf8_lossy(&out.stdout)
-        .split('\u{c}')
-        .map(str::to_string)
-        .collect()
-}
-
 /// (first page, title) of every top-level outline entry, in order.
 fn outline_starts(pdf: &Path) -> Vec<(usize, String)> {
-    let json = Command::new("qpdf")
-        .args(["--json", "--json-key=outlines"])
-        .arg(pdf)
-        .output()
-        .expect("qpdf");
-    let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("qpdf json");
+    let json = tool("qpdf", &["--json", "--json-key=outlines"], pdf);
+    let json: serde_json::Value = serde_json::from_str(&json).expect("qpdf json");
     json["outlines"]
         .as_array()
         .expect("outlines")

@@ -4,10 +4,9 @@
 //! text that follows each page break begins on that page of the PDF, as
 //! pdftotext reads it (block granularity, one line of tolerance).
 
+use crate::prelude::*;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use stoa_tests::*;
 
 /// Builds the PDF, the EPUB and the web edition of every book of `project`.
 fn build_all(project: &Path) -> PathBuf {
@@ -27,16 +26,6 @@ fn build_all(project: &Path) -> PathBuf {
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(result.status.success(), "stoa build failed:\n{stderr}");
     project.join("dist")
-}
-
-fn tool(name: &str, args: &[&str], file: &Path) -> String {
-    let out = Command::new(name)
-        .args(args)
-        .arg(file)
-        .output()
-        .unwrap_or_else(|e| panic!("{name} runs (scripts/install-test-tools): {e}"));
-    assert!(out.status.success(), "{name} failed on {}", file.display());
-    String::from_utf8(out.stdout).expect("utf-8 output")
 }
 
 /// Lowercase roman numerals, as PDF's `/r` style writes them.
@@ -84,12 +73,7 @@ fn page_labels(pdf: &Path) -> Vec<String> {
             )
         })
         .collect();
-    let info = tool("pdfinfo", &[], pdf);
-    let pages: u64 = info
-        .lines()
-        .find_map(|l| l.strip_prefix("Pages:"))
-        .and_then(|n| n.trim().parse().ok())
-        .expect("pdfinfo gives the page count");
+    let pages = pdf_page_count(pdf) as u64;
     (0..pages)
         .map(|i| {
             let (start, style, first) = ranges
@@ -372,13 +356,7 @@ fn check_glossary(dist: &Path, book: &str, lang: &str) -> Vec<String> {
     let end = spine
         .get(at + 1)
         .and_then(|next| first_marker(&zip_entry(&epub, &format!("OEBPS/{next}"))));
-    let out = Command::new("pdftotext")
-        .args(["-enc", "UTF-8"])
-        .arg(&pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext runs");
-    let text = String::from_utf8(out.stdout).expect("utf-8 text");
+    let text = pdftotext(&pdf, &["-enc", "UTF-8"]);
     let printed = pdf_page_refs(&text, &page_labels(&pdf), &first, end.as_deref());
     let web = std::fs::read_to_string(dist.join(book).join(lang).join("glossary.html"))
         .expect("the web edition's glossary");
@@ -401,8 +379,7 @@ fn check_glossary(dist: &Path, book: &str, lang: &str) -> Vec<String> {
 
 #[test]
 fn the_page_list_of_each_edition_matches_its_pdf() {
-    let project = project_from(&repo_root().join("books"));
-    let dist = build_all(project.path());
+    let dist = books().dist();
     let mut problems = Vec::new();
     let mut epubs = Vec::new();
     for book in ["collection", "dialogues"] {

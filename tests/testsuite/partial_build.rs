@@ -2,8 +2,8 @@
 //! OPDS catalogs whole: they list every edition whose files are in the output
 //! folder, and drop an edition whose book is gone.
 
+use crate::prelude::*;
 use std::path::Path;
-use stoa_tests::*;
 
 fn build(project: &Path, extra: &[&str]) {
     let mut args = vec!["build", "-f", "epub"];
@@ -51,19 +51,6 @@ fn a_partial_build_lists_every_edition_and_forgets_gone_books() {
             "{file} lists a gone book"
         );
     }
-}
-
-/// The PDF's page count as pdfinfo reads it.
-fn pdf_page_count(pdf: &Path) -> usize {
-    let out = std::process::Command::new("pdfinfo")
-        .arg(pdf)
-        .output()
-        .expect("pdfinfo");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("Pages:"))
-        .and_then(|n| n.trim().parse().ok())
-        .expect("pdfinfo gives the page count")
 }
 
 /// The download page shows the PDF's page count and the contents, and

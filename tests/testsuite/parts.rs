@@ -7,30 +7,27 @@
 //! for. Then each mistake in `[[parts]]` or `opening` is an error at its
 //! line of book.toml (or of the post).
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
-use stoa_tests::*;
 
 const BOOK: &str = "parts";
 
 /// The fixture built once, every format, and its output folder.
 struct Built {
-    _project: tempfile::TempDir,
     dist: PathBuf,
 }
 
 fn built() -> &'static Built {
     static BUILT: OnceLock<Built> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let project = project_from(&fixture("parts/books"));
-        let out = stoa(project.path(), &["build", "-q", "--no-site", "-o", "dist"]);
+        let project = kept_until_exit(project_from(&fixture("parts/books")));
+        let out = stoa(&project, &["build", "-q", "--no-site", "-o", "dist"]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "stoa build failed:\n{stderr}");
         assert!(stderr.trim().is_empty(), "no warning expected:\n{stderr}");
         Built {
-            dist: project.path().join("dist"),
-            _project: project,
+            dist: project.join("dist"),
         }
     })
 }
@@ -39,16 +36,10 @@ fn file(ext: &str) -> PathBuf {
     built().dist.join(BOOK).join(format!("{BOOK}-en.{ext}"))
 }
 
-/// The text of each page of the PDF (index 0 is page 1).
-fn pdf_pages(pdf: &Path) -> Vec<String> {
-    let out = Command::new("pdftotext")
-        .args(["-enc", "UTF-8"])
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext runs (scripts/install-test-tools)");
-    assert!(out.status.success(), "pdftotext failed");
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+/// The text of each page of the PDF (index 0 is page 1), in reading
+/// order rather than laid out.
+fn page_texts(pdf: &Path) -> Vec<String> {
+    let text = pdftotext(pdf, &["-enc", "UTF-8"]);
     let mut pages: Vec<String> = text.split('\u{c}').map(str::to_string).collect();
     // The text ends with a form feed: no page after it.
     if pages.last().is_some_and(|p| p.trim().is_empty()) {
@@ -90,29 +81,6 @@ fn part_page(pages: &[String], title: &str) -> usize {
         .position(|p| p.split_whitespace().collect::<Vec<_>>().join(" ") == title)
         .unwrap_or_else(|| panic!("no page holds `{title}` alone: {pages:#?}"))
         + 1
-}
-
-/// The outline's entries as (title, depth, physical page from 1), in order.
-fn outline(pdf: &Path) -> Vec<(String, usize, u64)> {
-    let out = Command::new("qpdf")
-        .args(["--json=2", "--json-key=outlines"])
-        .arg(pdf)
-        .output()
-        .expect("qpdf runs (scripts/install-test-tools)");
-    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("qpdf JSON");
-    fn walk(items: &serde_json::Value, depth: usize, out: &mut Vec<(String, usize, u64)>) {
-        for item in items.as_array().into_iter().flatten() {
-            out.push((
-                item["title"].as_str().unwrap_or_default().to_string(),
-                depth,
-                item["destpageposfrom1"].as_u64().unwrap_or(0),
-            ));
-            walk(&item["kids"], depth + 1, out);
-        }
-    }
-    let mut entries = Vec::new();
-    walk(&value["outlines"], 0, &mut entries);
-    entries
 }
 
 /// The texts of the links directly in `li`'s nested list.
@@ -210,18 +178,18 @@ fn the_epub_navigation_nests_posts_under_their_parts() {
 #[test]
 fn the_pdf_gives_each_part_a_recto_in_the_contents_and_the_outline() {
     let pdf = file("pdf");
-    let pages = pdf_pages(&pdf);
+    let pages = page_texts(&pdf);
     for title in ["First Things", "Short Pieces"] {
         // A page of its own: the title and nothing else (no folio, no head).
         let page = part_page(&pages, title);
         assert!(page % 2 == 1, "`{title}` is on page {page}, a verso");
         let contents = pages.iter().position(|p| p.contains("Contents")).unwrap() + 1;
         assert!(contents < page && pages[contents - 1].contains(title));
-        let entries = outline(&pdf);
+        let entries = pdf_outline(&pdf);
         assert!(
             entries
                 .iter()
-                .any(|(t, d, p)| t == title && *d == 0 && *p == page as u64),
+                .any(|e| e.title == title && e.depth == 0 && e.page == page as u64),
             "`{title}` in the outline, leading to page {page}: {entries:?}"
         );
     }
@@ -235,10 +203,10 @@ fn the_pdf_gives_each_part_a_recto_in_the_contents_and_the_outline() {
         ("Delta Thought", 1),
         ("Echo Thought", 1),
     ];
-    let entries = outline(&pdf);
+    let entries = pdf_outline(&pdf);
     let got: Vec<(&str, usize)> = entries
         .iter()
-        .map(|(t, d, _)| (t.as_str(), *d))
+        .map(|e| (e.title.as_str(), e.depth))
         .filter(|(t, _)| want.iter().any(|(w, _)| w == t))
         .collect();
     assert_eq!(got, want, "{entries:?}");
@@ -246,7 +214,7 @@ fn the_pdf_gives_each_part_a_recto_in_the_contents_and_the_outline() {
 
 #[test]
 fn a_run_on_post_shares_the_page_and_no_page_is_blank_without_a_rule() {
-    let pages = pdf_pages(&file("pdf"));
+    let pages = page_texts(&file("pdf"));
     let part = part_page(&pages, "Short Pieces");
     // The part's first post, running on, opens on the next page (the
     // verso behind the part's page), not on the next recto.

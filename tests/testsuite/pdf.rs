@@ -2,9 +2,8 @@
 //! size, embedded fonts, chapters on odd pages), builds are reproducible,
 //! and text full of Typst syntax prints literally.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use stoa_tests::*;
 
 fn build_pdfs(project: &Path, out: &str) -> Vec<PathBuf> {
     let result = stoa(project, &["build", "--format", "pdf", "--out", out]);
@@ -16,37 +15,6 @@ fn build_pdfs(project: &Path, out: &str) -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
         .map(|p| dist.join(p))
         .collect()
-}
-
-fn tool(name: &str, args: &[&str], file: &Path) -> String {
-    let mut command = Command::new(name);
-    command.args(args).arg(file);
-    if name == "pdftotext" {
-        command.arg("-");
-    }
-    let out = command
-        .output()
-        .unwrap_or_else(|_| panic!("{name} is not installed: run scripts/install-test-tools"));
-    assert!(out.status.success(), "{name} failed on {}", file.display());
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// Outline entries at every depth, in reading order (a part's chapters
-/// sit under its entry): (title, physical page number from 1).
-fn outline(pdf: &Path) -> Vec<(String, u64)> {
-    fn walk(entries: &serde_json::Value, out: &mut Vec<(String, u64)>) {
-        for o in entries.as_array().into_iter().flatten() {
-            let title = o["title"].as_str().unwrap_or_default().to_string();
-            out.push((title, o["destpageposfrom1"].as_u64().unwrap_or(0)));
-            walk(&o["kids"], out);
-        }
-    }
-    let json = tool("qpdf", &["--json=2", "--json-key=outlines"], pdf);
-    let value: serde_json::Value = serde_json::from_str(&json).expect("qpdf JSON");
-    assert!(value["outlines"].is_array(), "an outline");
-    let mut out = Vec::new();
-    walk(&value["outlines"], &mut out);
-    out
 }
 
 fn chapter_titles(book: &str, lang: &str) -> Vec<String> {
@@ -95,8 +63,7 @@ fn loose_openings(book: &str, lang: &str) -> Vec<String> {
 
 #[test]
 fn real_books_make_print_ready_pdfs() {
-    let project = project_from(&repo_root().join("books"));
-    let pdfs = build_pdfs(project.path(), "dist");
+    let pdfs = books().files("pdf");
     assert_eq!(pdfs.len(), 4);
     for pdf in &pdfs {
         let name = pdf.file_stem().unwrap().to_string_lossy().into_owned();
@@ -131,20 +98,20 @@ fn real_books_make_print_ready_pdfs() {
             assert_eq!(emb, "yes", "{name}: font not embedded: {row}");
         }
 
-        let entries = outline(pdf);
+        let entries = pdf_outline(pdf);
         let expected = chapter_titles(book, lang);
-        let chapters: Vec<&(String, u64)> = entries
+        let chapters: Vec<&OutlineEntry> = entries
             .iter()
-            .filter(|(t, _)| expected.contains(t))
+            .filter(|e| expected.contains(&e.title))
             .collect();
-        let order: Vec<&String> = chapters.iter().map(|(t, _)| t).collect();
+        let order: Vec<&String> = chapters.iter().map(|e| &e.title).collect();
         assert_eq!(
             order,
             expected.iter().collect::<Vec<_>>(),
             "{name}: every chapter, in order, in the outline"
         );
         let anywhere = loose_openings(book, lang);
-        for (title, page) in chapters {
+        for OutlineEntry { title, page, .. } in chapters {
             if anywhere.contains(title) {
                 continue;
             }
@@ -165,7 +132,7 @@ fn typst_syntax_prints_literally_and_builds_are_identical() {
         std::fs::read(&first[0]).unwrap() == std::fs::read(&second[0]).unwrap(),
         "two builds differ"
     );
-    let text = tool("pdftotext", &["-raw"], &first[0]);
+    let text = pdftotext(&first[0], &["-raw"]);
     assert!(text.contains('↪'), "the long code line wraps, marked");
     // The wrap marker is decoration; the code reads on across it.
     let flat = text

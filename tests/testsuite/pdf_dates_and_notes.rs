@@ -3,18 +3,13 @@
 //! note that cites another note could link to nothing
 //! (tests/fixtures/v1/notes-cite).
 
+use crate::prelude::*;
 use std::path::Path;
 use std::process::Command;
-use stoa_tests::*;
 
 /// `pdfinfo -isodates` of `pdf`, as text.
 fn pdfinfo(pdf: &Path) -> String {
-    let out = Command::new("pdfinfo")
-        .arg("-isodates")
-        .arg(pdf)
-        .output()
-        .expect("pdfinfo (poppler-utils; scripts/install-test-tools)");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    tool("pdfinfo", &["-isodates"], pdf)
 }
 
 fn creation_date(info: &str) -> String {
@@ -113,12 +108,7 @@ fn notes_citing_notes_resolve_in_the_notes_chapter() {
     assert!(failures.is_empty(), "{failures:?}");
     // Every note is printed in the notes chapter of the PDF, after the
     // text of the last post.
-    let text = Command::new("pdftotext")
-        .arg(dist.join("notes-cite-en.pdf"))
-        .arg("-")
-        .output()
-        .expect("pdftotext");
-    let text = String::from_utf8_lossy(&text.stdout);
+    let text = pdftotext(&dist.join("notes-cite-en.pdf"), &[]);
     let notes_at = text
         .find("A quote with a note")
         .expect("the last post's text");

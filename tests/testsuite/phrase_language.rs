@@ -2,8 +2,7 @@
 //! `<span lang="la">…</span>`, is tagged with its language in every format,
 //! so that screen readers switch voice and hyphenation follows the phrase.
 
-use std::process::Command;
-use stoa_tests::*;
+use crate::prelude::*;
 
 #[test]
 fn a_phrase_in_another_language_is_tagged_in_every_format() {
@@ -46,12 +45,7 @@ fn a_phrase_in_another_language_is_tagged_in_every_format() {
         web.contains(r#"<span lang="la"><em>carpe</em> diem</span>"#),
         "{web}"
     );
-    let out = Command::new("pdftotext")
-        .arg(dist.join("torture-en.pdf"))
-        .arg("-")
-        .output()
-        .expect("pdftotext runs");
-    let pdf = String::from_utf8_lossy(&out.stdout);
+    let pdf = pdftotext(&dist.join("torture-en.pdf"), &[]);
     assert!(
         pdf.contains("carpe diem") && pdf.contains("saudade"),
         "{pdf}"

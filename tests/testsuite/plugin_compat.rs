@@ -4,8 +4,8 @@
 //! the dialogue plugin, which writes raw output (tree 1.2) into the post,
 //! and the post comes out of the build exactly as it does without it.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
-use stoa_tests::*;
 
 /// `libstoa_plugin_c_tree11.so` in `dir`, compiled against the 1.1 header
 /// beside its source.
@@ -22,11 +22,7 @@ fn build(project: &Path, plugins: &Path) -> (String, String) {
         project,
         &["build", "--format", "epub", "--plugin-dir", &dir, "-v"],
     );
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = output_text(&out);
     assert!(out.status.success(), "{text}");
     let epub = project.join("dist/book/book-en.epub");
     (text, zip_entry(&epub, "OEBPS/welcome.xhtml"))

@@ -4,9 +4,9 @@
 //! stoa executable); a plugin that rewrites a post's Markdown leaves every
 //! later error at the author's own line.
 
+use crate::prelude::*;
 use std::path::Path;
 use std::process::Output;
-use stoa_tests::*;
 
 const BOOK: &str = "books/mini/book.toml";
 
@@ -38,12 +38,6 @@ fn project(table: &str, extra: &str) -> tempfile::TempDir {
         }
     }
     dir
-}
-
-/// The 1-based line of `path` (under the project) that holds `needle`.
-fn line_of(project: &Path, path: &str, needle: &str) -> usize {
-    let text = std::fs::read_to_string(project.join(path)).unwrap();
-    text.lines().position(|l| l.contains(needle)).expect(needle) + 1
 }
 
 fn build(project: &Path) -> (Output, String) {

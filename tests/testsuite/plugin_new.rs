@@ -5,17 +5,13 @@
 //! workspace's profile, so it reuses everything the workspace build
 //! compiled (the Typst tree above all) and compiles the plugin alone.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
-use stoa_tests::*;
 
 fn ok(out: &Output, what: &str) -> String {
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = output_text(out);
     assert!(out.status.success(), "{what} failed:\n{text}");
     text
 }

@@ -2,8 +2,8 @@
 //! executable, changes both formats; a plugin that cannot be loaded fails
 //! its book with a clear error while the other books are still built.
 
+use crate::prelude::*;
 use std::path::Path;
-use stoa_tests::*;
 
 fn enable(project: &Path, book: &str, table: &str) {
     let path = project.join("books").join(book).join("book.toml");

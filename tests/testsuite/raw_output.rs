@@ -7,12 +7,12 @@
 //! The plugin is `tests/fixtures/v1/plugins/c_raw.c`, written in C on the
 //! host API, compiled once per test process.
 
+use crate::prelude::{
+    compile_c_plugin, copy_dir, epubcheck, pdftotext, repo_root, stoa_bin, zip_entry, zip_names,
+};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
-use stoa_tests::{
-    compile_c_plugin, copy_dir, epubcheck, pdftotext, repo_root, stoa_bin, zip_entry, zip_names,
-};
 
 /// The folder holding the compiled fixture, and a PNG beside it.
 fn plugin_dir() -> &'static Path {

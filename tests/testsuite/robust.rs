@@ -3,13 +3,13 @@
 //! not match, one build at a time per output folder, and plugins run in a
 //! process of their own fail only their books.
 
+use crate::prelude::{
+    compile_c_plugin, copy_dir, files_below, repo_root, stoa, stoa_bin, torture_project,
+};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
-use stoa_tests::{
-    compile_c_plugin, copy_dir, files_below, repo_root, stoa, stoa_bin, torture_project,
-};
 
 /// The C fixture `tests/fixtures/v1/plugins/c_misbehave.c`, compiled once per
 /// test process into a folder of its own.
@@ -287,7 +287,7 @@ fn isolated_plugin_failures_fail_only_their_books() {
 /// with every plugin isolated, build byte-identical files.
 #[test]
 fn isolated_plugins_make_the_same_books() {
-    let project = stoa_tests::project_from(&repo_root().join("books"));
+    let project = crate::prelude::project_from(&repo_root().join("books"));
     let build = |out: &str| {
         let result = Command::new(stoa_bin())
             .args(["build", "-q", "-f", "epub", "-f", "html", "-o", out])

@@ -8,9 +8,9 @@
 //! on every page (250 one-paragraph posts took about 2 GiB).
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, ExitStatus, Output};
 
-use stoa_tests::{pdf_pages, stoa_bin};
+use crate::prelude::{pdf_pages, stoa_bin};
 
 /// How many posts: enough for a quadratic cost to show, few enough for a
 /// debug build to lay them out in seconds.
@@ -48,51 +48,91 @@ fn many_posts(dir: &Path) {
     }
     toml.push_str("]\n\n[title]\nen = \"Many posts\"\n");
     std::fs::write(books.join("many/book.toml"), toml).unwrap();
-    stoa_tests::copy_dir(&stoa_tests::repo_root().join("themes"), &dir.join("themes"));
+    crate::prelude::copy_dir(
+        &crate::prelude::repo_root().join("themes"),
+        &dir.join("themes"),
+    );
 }
 
-/// The largest peak resident set, in MiB, of the children this process has
-/// waited for (only `stoa` builds in this test binary). `getrusage` is the
-/// one way to read it; std has no wrapper.
+/// Runs `command` to its end; its output and its peak resident set in MiB.
+///
+/// The peak is `wait4`'s account of that one child: `getrusage` of all
+/// children would give the largest of every child this process has waited
+/// for, and the other tests of this binary run JVMs and whole builds. The
+/// output goes to files, so that no pipe fills while nobody reads it; std
+/// has no wrapper for `wait4`.
 #[allow(unsafe_code)]
-fn children_peak_mib() -> u64 {
-    // SAFETY: getrusage writes into the zeroed struct it is given.
+fn output_and_peak_mib(command: &mut Command) -> (Output, u64) {
+    use std::os::unix::process::ExitStatusExt;
+    let (mut stdout, mut stderr) = (temporary_file(), temporary_file());
+    // `wait4` below reaps it, not `Child::wait`, which would lose its usage.
+    #[allow(clippy::zombie_processes)]
+    let child = command
+        .stdout(stdout.try_clone().expect("stdout file"))
+        .stderr(stderr.try_clone().expect("stderr file"))
+        .spawn()
+        .expect("stoa runs");
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+    let mut status = 0;
+    // SAFETY: waits for our own child, which nothing else waits for, and
+    // writes only into the zeroed struct and the integer it is given.
     let usage = unsafe {
         let mut usage: libc::rusage = std::mem::zeroed();
-        assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage), 0);
+        while libc::wait4(pid, &mut status, 0, &mut usage) != pid {
+            let error = std::io::Error::last_os_error();
+            assert_eq!(error.kind(), std::io::ErrorKind::Interrupted, "{error}");
+        }
         usage
     };
+    let output = Output {
+        status: ExitStatus::from_raw(status),
+        stdout: read_from_start(&mut stdout),
+        stderr: read_from_start(&mut stderr),
+    };
     // Linux reports ru_maxrss in KiB.
-    u64::try_from(usage.ru_maxrss).unwrap_or(0) / 1024
+    (output, u64::try_from(usage.ru_maxrss).unwrap_or(0) / 1024)
+}
+
+/// An anonymous temporary file, removed when closed.
+fn temporary_file() -> std::fs::File {
+    tempfile::tempfile().expect("temp file")
+}
+
+/// All that was written to `file`, from its start.
+fn read_from_start(file: &mut std::fs::File) -> Vec<u8> {
+    use std::io::{Read, Seek};
+    let mut bytes = Vec::new();
+    file.rewind().expect("rewind");
+    file.read_to_end(&mut bytes).expect("read the output");
+    bytes
 }
 
 #[test]
 fn many_posts_build_in_bounded_memory_with_their_pages_marked() {
     let dir = tempfile::tempdir().unwrap();
     many_posts(dir.path());
-    let out = Command::new(stoa_bin())
-        .args([
-            "build",
-            "-q",
-            "--no-site",
-            "-j",
-            "1",
-            "-f",
-            "pdf",
-            "-f",
-            "epub",
-        ])
-        .args(["-o", "dist"])
-        .current_dir(dir.path())
-        .env_remove("SOURCE_DATE_EPOCH")
-        .output()
-        .unwrap();
+    let (out, peak) = output_and_peak_mib(
+        Command::new(stoa_bin())
+            .args([
+                "build",
+                "-q",
+                "--no-site",
+                "-j",
+                "1",
+                "-f",
+                "pdf",
+                "-f",
+                "epub",
+            ])
+            .args(["-o", "dist"])
+            .current_dir(dir.path())
+            .env_remove("SOURCE_DATE_EPOCH"),
+    );
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let peak = children_peak_mib();
     assert!(
         peak < 1024,
         "{POSTS} posts took {peak} MiB; the cost must grow with the book, not with pages times chapters"
@@ -145,7 +185,7 @@ fn many_posts_build_in_bounded_memory_with_their_pages_marked() {
     let text = pages.join("\n");
     assert!(text.contains(&format!("Heading {POSTS}")));
     let epub = dir.path().join("dist/many/many-en.epub");
-    let spine = stoa_tests::spine(&epub);
+    let spine = crate::prelude::spine(&epub);
     assert_eq!(
         spine.iter().filter(|s| s.starts_with("post-")).count(),
         POSTS,

@@ -1,11 +1,11 @@
 //! `stoa serve` under clients that misbehave, through the real command: slow
 //! or idle connections never lock the others out.
 
+use crate::prelude::stoa_bin;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
-use stoa_tests::stoa_bin;
 
 /// `stoa serve` on a free port of 127.0.0.1; killed when dropped.
 struct Served {

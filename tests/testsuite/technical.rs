@@ -4,33 +4,18 @@
 //! and line, and code highlighted with the same classes in the EPUB and the
 //! web edition as the PDF's colours.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-use stoa_tests::*;
 
-/// The real books, built once in every format for the tests below.
-struct Built {
-    _project: tempfile::TempDir,
-    dist: PathBuf,
-}
-
-fn collection() -> &'static Built {
-    static BUILT: OnceLock<Built> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let project = project_from(&repo_root().join("books"));
-        let result = stoa(project.path(), &["build", "--book", "collection"]);
-        let stderr = String::from_utf8_lossy(&result.stderr);
-        assert!(result.status.success(), "stoa build failed:\n{stderr}");
-        assert!(
-            !stderr.contains("Mermaid"),
-            "no diagram of the corpus fails:\n{stderr}"
-        );
-        let dist = project.path().join("dist/collection");
-        Built {
-            _project: project,
-            dist,
-        }
-    })
+/// The collection's output folder in the shared build of the real books,
+/// in which no diagram of the corpus failed.
+fn collection() -> PathBuf {
+    let log = books().log();
+    assert!(
+        !log.contains("Mermaid"),
+        "no diagram of the corpus fails:\n{log}"
+    );
+    books().dist().join("collection")
 }
 
 const LANGS: [&str; 2] = ["en", "pt-BR"];
@@ -51,12 +36,9 @@ const LABELS: [&str; 8] = [
 
 #[test]
 fn the_flowcharts_are_vector_drawings_in_the_pdf() {
-    let built = collection();
+    let dist = collection();
     for lang in LANGS {
-        let text = pdftotext(
-            &built.dist.join(format!("collection-{lang}.pdf")),
-            &["-layout"],
-        );
+        let text = pdftotext(&dist.join(format!("collection-{lang}.pdf")), &["-layout"]);
         assert!(
             !text.contains("flowchart TB"),
             "{lang}: Mermaid code printed"
@@ -73,13 +55,12 @@ fn the_flowcharts_are_vector_drawings_in_the_pdf() {
 
 #[test]
 fn the_flowcharts_are_svg_with_a_text_alternative_in_the_epub_and_the_web() {
-    let built = collection();
+    let dist = collection();
     for lang in LANGS {
-        let epub = built.dist.join(format!("collection-{lang}.epub"));
+        let epub = dist.join(format!("collection-{lang}.epub"));
         let xhtml = zip_entry(&epub, &format!("OEBPS/{DIAGRAM_CHAPTER}.xhtml"));
-        let web =
-            std::fs::read_to_string(built.dist.join(format!("{lang}/{DIAGRAM_CHAPTER}.html")))
-                .expect("the web edition's chapter");
+        let web = std::fs::read_to_string(dist.join(format!("{lang}/{DIAGRAM_CHAPTER}.html")))
+            .expect("the web edition's chapter");
         for (name, page) in [("epub", &xhtml), ("web", &web)] {
             assert_eq!(
                 page.matches("<figure class=\"diagram\">").count(),
@@ -129,10 +110,10 @@ fn the_flowcharts_are_svg_with_a_text_alternative_in_the_epub_and_the_web() {
 
 #[test]
 fn the_epubs_with_diagrams_pass_epubcheck() {
-    let built = collection();
+    let dist = collection();
     let epubs: Vec<PathBuf> = LANGS
         .iter()
-        .map(|l| built.dist.join(format!("collection-{l}.epub")))
+        .map(|l| dist.join(format!("collection-{l}.epub")))
         .collect();
     let failures = epubcheck(&epubs);
     assert!(failures.is_empty(), "EPUBCheck:\n{failures:#?}");
@@ -140,16 +121,12 @@ fn the_epubs_with_diagrams_pass_epubcheck() {
 
 #[test]
 fn code_of_every_language_is_highlighted_in_the_epub_and_the_web() {
-    let built = collection();
+    let dist = collection();
     for lang in LANGS {
-        let epub = built.dist.join(format!("collection-{lang}.epub"));
+        let epub = dist.join(format!("collection-{lang}.epub"));
         let xhtml = zip_entry(&epub, "OEBPS/studying-apache-flink.xhtml");
-        let web = std::fs::read_to_string(
-            built
-                .dist
-                .join(format!("{lang}/studying-apache-flink.html")),
-        )
-        .expect("the web edition's chapter");
+        let web = std::fs::read_to_string(dist.join(format!("{lang}/studying-apache-flink.html")))
+            .expect("the web edition's chapter");
         for (name, page) in [("epub", &xhtml), ("web", &web)] {
             for (code, class) in [
                 ("java", "hl-keyword"),
@@ -299,13 +276,10 @@ fn corpus_code(lang: &str) -> String {
 
 #[test]
 fn long_code_lines_in_the_pdf_break_between_words_not_inside_names() {
-    let built = collection();
+    let dist = collection();
     for lang in LANGS {
         let code = corpus_code(lang);
-        let text = pdftotext(
-            &built.dist.join(format!("collection-{lang}.pdf")),
-            &["-layout"],
-        );
+        let text = pdftotext(&dist.join(format!("collection-{lang}.pdf")), &["-layout"]);
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
         let mut continuations = 0;
         for (i, line) in lines.iter().enumerate() {

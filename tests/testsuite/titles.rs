@@ -4,30 +4,28 @@
 //! never end on a short word or a colon, and a lead-in ending in a colon
 //! stays on the page of the list it introduces.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use stoa_tests::*;
 
-/// The project (books/ and the titles fixture) and its PDFs' folder.
+/// The PDFs' folder of the project (books/ and the titles fixture).
 struct Built {
-    _project: tempfile::TempDir,
     dist: PathBuf,
 }
 
 fn built() -> &'static Built {
     static BUILT: OnceLock<Built> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let project = project_from(&repo_root().join("books"));
-        copy_dir(&fixture("titles/books"), &project.path().join("books"));
+        let project = kept_until_exit(project_from(&repo_root().join("books")));
+        copy_dir(&fixture("titles/books"), &project.join("books"));
         let out = stoa(
-            project.path(),
+            &project,
             &["build", "-q", "-f", "pdf", "--no-site", "-o", "dist"],
         );
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "stoa build failed:\n{stderr}");
         Built {
-            dist: project.path().join("dist"),
-            _project: project,
+            dist: project.join("dist"),
         }
     })
 }

@@ -5,11 +5,10 @@
 //! PDF whole; Portuguese prose keeps its repeated hyphen and both languages
 //! keep their hyphenation. The EPUB and the web edition mark the same tokens.
 
+use crate::prelude::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use stoa_doc::{Block, Inline};
-use stoa_tests::*;
 
 const LANGS: [&str; 2] = ["en", "pt-BR"];
 
@@ -28,33 +27,14 @@ const NAMED: [&str; 10] = [
     "flink-connector-kafka",
 ];
 
-struct Built {
-    _project: tempfile::TempDir,
-    dist: PathBuf,
-}
-
-/// The collection, built once for the tests below.
-fn collection() -> &'static Built {
-    static BUILT: OnceLock<Built> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let project = project_from(&repo_root().join("books"));
-        let result = stoa(project.path(), &["build", "--book", "collection"]);
-        assert!(
-            result.status.success(),
-            "stoa build failed:\n{}",
-            String::from_utf8_lossy(&result.stderr)
-        );
-        let dist = project.path().join("dist/collection");
-        Built {
-            _project: project,
-            dist,
-        }
-    })
+/// The collection's output folder, in the shared build of the real books.
+fn collection() -> PathBuf {
+    books().dist().join("collection")
 }
 
 /// The PDF's text with `-layout`, one line of print per line.
 fn pdf_lines(lang: &str) -> Vec<String> {
-    let pdf = collection().dist.join(format!("collection-{lang}.pdf"));
+    let pdf = collection().join(format!("collection-{lang}.pdf"));
     pdftotext(&pdf, &["-layout"])
         .lines()
         .map(|l| l.trim().to_string())
@@ -204,7 +184,7 @@ fn prose_keeps_hyphenation_and_the_portuguese_repeated_hyphen() {
 
 #[test]
 fn the_epub_and_the_web_edition_mark_the_same_tokens() {
-    let dist = &collection().dist;
+    let dist = &collection();
     for lang in LANGS {
         let epub = dist.join(format!("collection-{lang}.epub"));
         let chapter = zip_entry(&epub, "OEBPS/studying-apache-flink.xhtml");

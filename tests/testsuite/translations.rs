@@ -7,9 +7,9 @@
 //! the web edition links each chapter to its translations; the download
 //! page says how complete each edition is.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use stoa_tests::*;
 
 fn project() -> tempfile::TempDir {
     project_from(&fixture("translations/books"))
@@ -20,7 +20,7 @@ fn dialogue(project: &Path, lang: &str) -> PathBuf {
 }
 
 /// Replaces `from` by `to` in `path`, once.
-fn edit(path: &Path, from: &str, to: &str) {
+fn replace_once(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).unwrap();
     assert_eq!(
         text.matches(from).count(),
@@ -31,20 +31,12 @@ fn edit(path: &Path, from: &str, to: &str) {
     std::fs::write(path, text.replace(from, to)).unwrap();
 }
 
-fn out(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
 /// `stoa status`'s output, checked for no panic.
 fn status(project: &Path, args: &[&str]) -> (Output, String) {
     let mut all = vec!["status"];
     all.extend(args);
     let result = stoa(project, &all);
-    let text = out(&result);
+    let text = output_text(&result);
     assert!(!text.contains("panicked"), "{text}");
     (result, text)
 }
@@ -93,7 +85,7 @@ fn an_edited_paragraph_makes_the_translation_stale_in_both_files_and_marking_cle
     let before = std::fs::read_to_string(dialogue(p, "en")).unwrap();
     // Line 11 of pt-BR.md; its translation is line 12 of en.md (which has
     // one more line of front matter: its translation-of key).
-    edit(
+    replace_once(
         &dialogue(p, "pt-BR"),
         "E quem disse isso já comeu",
         "E quem te disse isso já comeu",
@@ -124,11 +116,11 @@ fn an_edited_paragraph_makes_the_translation_stale_in_both_files_and_marking_cle
     assert!(text.contains("1 stale translation"), "{text}");
 
     let marked = stoa(p, &["translations", "mark", "dialogue", "en"]);
-    assert!(marked.status.success(), "{}", out(&marked));
+    assert!(marked.status.success(), "{}", output_text(&marked));
     assert!(
-        out(&marked).contains("as translating pt-BR"),
+        output_text(&marked).contains("as translating pt-BR"),
         "{}",
-        out(&marked)
+        output_text(&marked)
     );
     let (result, text) = status(p, &["--check"]);
     assert!(result.status.success(), "{text}");
@@ -147,9 +139,9 @@ fn an_edited_paragraph_makes_the_translation_stale_in_both_files_and_marking_cle
     // Marking again changes nothing.
     let again = stoa(p, &["translations", "mark", "dialogue", "en"]);
     assert!(
-        out(&again).contains("already translates pt-BR"),
+        output_text(&again).contains("already translates pt-BR"),
         "{}",
-        out(&again)
+        output_text(&again)
     );
     assert_eq!(std::fs::read_to_string(dialogue(p, "en")).unwrap(), after);
 }
@@ -158,7 +150,7 @@ fn an_edited_paragraph_makes_the_translation_stale_in_both_files_and_marking_cle
 fn whitespace_only_edits_do_not_count() {
     let project = project();
     let p = project.path();
-    edit(
+    replace_once(
         &dialogue(p, "pt-BR"),
         "GLAUCO: Não sei. Mas todos repetem.\n",
         "GLAUCO:   Não sei.\n   Mas todos repetem.   \n\n\n",
@@ -172,7 +164,7 @@ fn whitespace_only_edits_do_not_count() {
 fn new_paragraphs_and_merged_turns_are_reported_without_guessing() {
     let project = project();
     let p = project.path();
-    edit(
+    replace_once(
         &dialogue(p, "pt-BR"),
         "SÓCRATES: Então atravessemos",
         "GLAUCO: Espera.\n\nSÓCRATES: Então atravessemos",
@@ -186,7 +178,7 @@ fn new_paragraphs_and_merged_turns_are_reported_without_guessing() {
 
     // The translator merged two turns: the report says the structure
     // diverges instead of pointing at the wrong paragraph.
-    edit(
+    replace_once(
         &dialogue(p, "en"),
         "both sides?\n\nGLAUCON: I do not know.",
         "both sides? I do not know.",
@@ -207,7 +199,7 @@ fn new_paragraphs_and_merged_turns_are_reported_without_guessing() {
 fn deny_stale_fails_the_build_naming_file_and_line() {
     let project = project();
     let p = project.path();
-    edit(
+    replace_once(
         &dialogue(p, "pt-BR"),
         "E quem disse isso já comeu",
         "E quem te disse isso já comeu",
@@ -216,7 +208,7 @@ fn deny_stale_fails_the_build_naming_file_and_line() {
         p,
         &["build", "--no-site", "-f", "epub", "-l", "en", "-o", "dist"],
     );
-    let text = out(&warned);
+    let text = output_text(&warned);
     assert!(warned.status.success(), "{text}");
     assert!(
         text.contains("books/posts/dialogue/en.md:12:1: warning: stale translation: books/posts/dialogue/pt-BR.md changed"),
@@ -234,7 +226,7 @@ fn deny_stale_fails_the_build_naming_file_and_line() {
             "--deny-stale",
         ],
     );
-    let text = out(&denied);
+    let text = output_text(&denied);
     assert_eq!(denied.status.code(), Some(1), "{text}");
     assert!(
         text.contains("books/posts/dialogue/en.md:12:1: error: stale translation"),
@@ -257,27 +249,27 @@ fn mark_and_the_front_matter_key_give_clear_errors() {
     let unknown_post = stoa(p, &["translations", "mark", "nope", "en"]);
     assert_eq!(unknown_post.status.code(), Some(1));
     assert!(
-        out(&unknown_post).contains("there is no post `nope`"),
+        output_text(&unknown_post).contains("there is no post `nope`"),
         "{}",
-        out(&unknown_post)
+        output_text(&unknown_post)
     );
     let unknown_lang = stoa(p, &["translations", "mark", "dialogue", "fr"]);
     assert_eq!(unknown_lang.status.code(), Some(1));
     assert!(
-        out(&unknown_lang).contains("post `dialogue` has no `fr` file"),
+        output_text(&unknown_lang).contains("post `dialogue` has no `fr` file"),
         "{}",
-        out(&unknown_lang)
+        output_text(&unknown_lang)
     );
-    assert!(out(&unknown_lang).contains("its languages are: en, pt-BR"));
+    assert!(output_text(&unknown_lang).contains("its languages are: en, pt-BR"));
     let alone = stoa(p, &["translations", "mark", "english-only", "en"]);
     assert!(
-        out(&alone).contains("exists only in `en`"),
+        output_text(&alone).contains("exists only in `en`"),
         "{}",
-        out(&alone)
+        output_text(&alone)
     );
 
     // A hand-written fingerprint is refused at its line.
-    edit(&dialogue(p, "en"), "fingerprint = \"", "fingerprint = \"zz");
+    replace_once(&dialogue(p, "en"), "fingerprint = \"", "fingerprint = \"zz");
     let (result, text) = status(p, &[]);
     assert_eq!(result.status.code(), Some(1), "{text}");
     assert!(
@@ -287,9 +279,9 @@ fn mark_and_the_front_matter_key_give_clear_errors() {
     let build = stoa(p, &["build", "--no-site", "-f", "epub", "-o", "dist"]);
     assert_eq!(build.status.code(), Some(1));
     assert!(
-        out(&build).contains("books/posts/dialogue/en.md:5:1: error: `translation-of`"),
+        output_text(&build).contains("books/posts/dialogue/en.md:5:1: error: `translation-of`"),
         "{}",
-        out(&build)
+        output_text(&build)
     );
 }
 
@@ -307,7 +299,7 @@ fn web_editions_link_their_languages_and_the_download_page_says_how_complete_eac
     let project = project();
     let p = project.path();
     let built = stoa(p, &["build", "-f", "html", "-o", "dist"]);
-    assert!(built.status.success(), "{}", out(&built));
+    assert!(built.status.success(), "{}", output_text(&built));
     let dist = p.join("dist");
     let page = |rel: &str| std::fs::read_to_string(dist.join(rel)).unwrap();
 

@@ -17,8 +17,8 @@ use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::prelude::{project_from, repo_root, stoa, stoa_bin};
 use serde_json::Value;
-use stoa_tests::{project_from, repo_root, stoa, stoa_bin};
 
 /// The longest a build may take before the test fails (a bound, not a wait).
 const BUILD_BOUND: Duration = Duration::from_secs(180);

@@ -5,7 +5,7 @@
 //! newer minor comes back from it unchanged, whether the nodes were in the
 //! posts or a newer plugin put them there just before.
 //!
-//! `tests/tests/plugin_compat.rs` (the workspace's end-to-end tests) runs
+//! `tests/testsuite/plugin_compat.rs` (the workspace's end-to-end tests) runs
 //! the same fixture in a real `stoa build`.
 //!
 //! When the tree's minor moves on again, copy the header of the version it

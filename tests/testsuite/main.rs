@@ -1,0 +1,52 @@
+//! stoa's end-to-end tests, in one binary (the shape of mdBook's
+//! tests/testsuite): one module per subject, and [`prelude`] for what they
+//! share, the real books built once among it. One binary is compiled and
+//! linked once: a binary per file linked the same dependencies 41 times.
+//!
+//! The tests run in threads of this one process: none may change its
+//! current folder or its environment (pass them to the `Command` instead).
+//! One subject alone: `cargo test -p stoa-tests --test testsuite epub::`.
+
+mod prelude;
+
+mod accessibility;
+mod c_example;
+mod check;
+mod corpus;
+mod covers;
+mod diagnostics;
+mod dialogue;
+mod epub;
+mod errors;
+mod footnotes;
+mod fuzz;
+mod glossary;
+mod hostile;
+mod html;
+mod incremental;
+mod install;
+mod languages;
+mod locale_agree;
+mod no_plugin_names;
+mod note_calls;
+mod notes_agree;
+mod page_list;
+mod partial_build;
+mod parts;
+mod pdf;
+mod pdf_dates_and_notes;
+mod phrase_language;
+mod plugin_compat;
+mod plugin_hooks;
+mod plugin_new;
+mod plugins;
+mod raw_output;
+mod robust;
+mod scale;
+mod serve;
+mod technical;
+mod text_format;
+mod titles;
+mod tokens;
+mod translations;
+mod watch;
