@@ -380,16 +380,16 @@ impl Cache {
     /// then a cold one.
     /// After a failed build (`ok` false) memory is kept: the next build,
     /// once the mistake is fixed, still finds it.
-    pub(crate) fn finish(&mut self, out_dir: &Path, ok: bool) {
+    /// Returns, after a complete build that made everything it planned, the
+    /// keys of the covers the editions use: the others may go (see
+    /// `crate::covers::prune`).
+    pub(crate) fn finish(&mut self, out_dir: &Path, ok: bool) -> Option<HashSet<Key>> {
         let used = std::mem::take(&mut self.used);
         // `--force` holds for one build.
         self.rewrite = false;
+        let complete = std::mem::take(&mut self.complete);
         if ok {
             self.page_maps.retain(|k, _| used.contains(k));
-            if std::mem::take(&mut self.complete) {
-                let kept: HashSet<Key> = self.store.covers.values().cloned().collect();
-                crate::covers::prune(out_dir, &kept);
-            }
         }
         self.store.version = STORE_VERSION;
         self.store.stoa = stoa_identity().to_string();
@@ -397,6 +397,7 @@ impl Cache {
             let _ =
                 crate::output::write_atomically(&out_dir.join(CACHE_DIR).join(STORE_FILE), &json);
         }
+        (ok && complete).then(|| self.store.covers.values().cloned().collect())
     }
 
     pub(crate) fn artifact(&self, id: &str) -> Option<&Made> {

@@ -42,7 +42,9 @@ pub(crate) fn build_cached(options: &BuildOptions, sink: Sink, cache: &mut Cache
     cache.attach(&options.out_dir);
     let report = in_pool(options, sink, "build", || run(options, sink, cache));
     let _t = phase(|| "cache store".into());
-    cache.finish(&options.out_dir, report.ok());
+    if let Some(kept) = cache.finish(&options.out_dir, report.ok()) {
+        crate::covers::prune(&options.out_dir, &kept);
+    }
     report
 }
 
