@@ -73,6 +73,7 @@ pub(crate) fn in_build_order<'a>(
 /// The editions a build loaded, and the mistakes it told.
 #[derive(Default)]
 pub(crate) struct Loading<'a> {
+    /// Each edition loaded, with its book, in the order they finished.
     pub(crate) editions: Vec<(&'a BookConfig, Edition)>,
     /// A mistake in book.toml met by every edition is told once, at its line.
     reported: crate::diagnostics::Reported,

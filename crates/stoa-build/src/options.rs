@@ -82,9 +82,15 @@ impl BuildOptions {
     pub(crate) fn selected(&self) -> Result<Vec<&'static dyn Renderer>, Diagnostic> {
         for name in &self.formats {
             if self.renderers.get(name).is_none() {
-                let known = self.renderers.names().join(", ");
-                return Err(Diagnostic::error(format!("stoa writes no format `{name}`"))
-                    .with_hint(format!("the formats are: {known}")));
+                let names = self.renderers.names();
+                let known = names.join(", ");
+                let hint = match stoa_book::suggest::closest(name, &names) {
+                    Some(near) => format!("did you mean `{near}`? The formats are: {known}"),
+                    None => format!("the formats are: {known}"),
+                };
+                return Err(
+                    Diagnostic::error(format!("stoa writes no format `{name}`")).with_hint(hint)
+                );
             }
         }
         Ok(self
@@ -110,5 +116,31 @@ impl BuildOptions {
         self.renderers
             .get(name)
             .expect("every format of a build has a renderer (checked first)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_format_is_an_error_that_names_the_formats() {
+        let mut options = BuildOptions::new("b".into(), "t".into(), "o".into());
+        assert_eq!(options.selected().unwrap().len(), 3);
+        options.formats = vec!["html", "epub"];
+        let names: Vec<&str> = options
+            .selected()
+            .unwrap()
+            .iter()
+            .map(|r| r.name())
+            .collect();
+        assert_eq!(names, ["html", "epub"], "in the order asked");
+        options.formats = vec!["epbu"];
+        let Err(error) = options.selected() else {
+            panic!("`epbu` is no format");
+        };
+        let error = error.to_string();
+        assert!(error.contains("no format `epbu`"), "{error}");
+        assert!(error.contains("did you mean `epub`"), "{error}");
     }
 }
