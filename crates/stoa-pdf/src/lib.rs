@@ -13,6 +13,7 @@ mod diagram;
 #[cfg(test)]
 mod escape;
 mod pages;
+mod png_out;
 pub mod raw;
 mod source;
 mod text;
@@ -152,13 +153,11 @@ impl Renderer for PdfRenderer {
             pixel_per_pt: Scalar::new(f64::from(pixels_per_pt)),
             render_bleed: false,
         };
-        let png = typst_render::render(page, &options)
-            .encode_png()
-            .map_err(|e| {
-                vec![Diagnostic::error(format!(
-                    "cannot encode the cover as PNG: {e}"
-                ))]
-            })?;
+        let png = png_out::encode(&typst_render::render(page, &options)).map_err(|e| {
+            vec![Diagnostic::error(format!(
+                "cannot encode the cover as PNG: {e}"
+            ))]
+        })?;
         cover_memo::keep(key, &world, &png);
         Ok(png)
     }
