@@ -10,13 +10,13 @@
  *     cc -shared -fPIC -std=c11 -O2 -I crates/stoa-sdk/include \
  *        -o libstoa_plugin_reading_time_c.so plugins/reading-time-c/reading_time.c
  *
+ * The same file builds the WebAssembly plugin beside it,
+ * stoa_plugin_reading_time_c.wasm (scripts/build-wasm-plugins). It uses no
+ * C library, which a WebAssembly plugin does not have.
+ *
  * Settings, [plugins.reading-time-c] in book.toml:
  *     words-per-minute = 200     (the default; 50 to 1000)
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "stoa_plugin.h"
 
 /* The table stoa hands us once, before any hook. */
@@ -48,6 +48,38 @@ static size_t count_words(const char *text, size_t len) {
     return words;
 }
 
+/* The whole number `text` holds, or -1 when it holds anything else. */
+static long whole_number(const char *text) {
+    long n = 0;
+    if (*text == '\0') {
+        return -1;
+    }
+    for (; *text; text++) {
+        if (*text < '0' || *text > '9' || n > 100000) {
+            return -1;
+        }
+        n = n * 10 + (*text - '0');
+    }
+    return n;
+}
+
+/* Writes `n` then `words` into `out` (room enough); the length. */
+static size_t say_minutes(char *out, long n, const char *words) {
+    char digits[24];
+    size_t len = 0, count = 0;
+    do {
+        digits[count++] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n > 0);
+    while (count > 0) {
+        out[len++] = digits[--count];
+    }
+    for (; *words; words++) {
+        out[len++] = *words;
+    }
+    return len;
+}
+
 static int32_t transform(const uint8_t *input, size_t input_len, StoaBuffer *output) {
     if (!host) {
         return STOA_STATUS_PANIC; /* a stoa without the host API */
@@ -60,9 +92,8 @@ static int32_t transform(const uint8_t *input, size_t input_len, StoaBuffer *out
     long per_minute = 200;
     const char *setting = host->config(chapter, "words-per-minute");
     if (setting) {
-        char *end = NULL;
-        per_minute = strtol(setting, &end, 10);
-        if (*end != '\0' || per_minute < 50 || per_minute > 1000) {
+        per_minute = whole_number(setting);
+        if (per_minute < 50 || per_minute > 1000) {
             host->report(chapter, 1,
                          "[plugins.reading-time-c] in book.toml: `words-per-minute` must be "
                          "a whole number from 50 to 1000");
@@ -85,12 +116,11 @@ static int32_t transform(const uint8_t *input, size_t input_len, StoaBuffer *out
 
     long minutes = (long)((words + (size_t)per_minute - 1) / (size_t)per_minute);
     const char *lang = host->lang(chapter);
-    int portuguese = lang && strncmp(lang, "pt", 2) == 0;
+    int portuguese = lang && lang[0] == 'p' && lang[1] == 't';
     char line[64];
-    int n = snprintf(line, sizeof line, portuguese ? "%ld min de leitura" : "%ld min read",
-                     minutes);
+    size_t n = say_minutes(line, minutes, portuguese ? " min de leitura" : " min read");
     /* Text goes in as text: stoa never reads it as markup. */
-    host->insert_paragraph(chapter, 0, "reading-time", (const uint8_t *)line, (size_t)n);
+    host->insert_paragraph(chapter, 0, "reading-time", (const uint8_t *)line, n);
     /* Code for one format goes in as raw output; it holds no post text. */
     static const char rule[] = "#line(length: 3em, stroke: 0.4pt + luma(60%))";
     host->insert_raw(chapter, 1, "pdf", (const uint8_t *)rule, sizeof rule - 1);
@@ -117,3 +147,6 @@ __attribute__((visibility("default")))
 const StoaPluginV1 *stoa_plugin_v1(void) {
     return &DESCRIPTOR;
 }
+
+/* In a WebAssembly build, the exports stoa calls (empty in a native one). */
+STOA_WASM_PLUGIN(stoa_plugin_v1, NULL, stoa_plugin_v1_host_api)

@@ -10,7 +10,7 @@ use std::time::Duration;
 use stoa_book::rewrite::{PostSource, RewrittenSource, SourceHook};
 use stoa_book::{BookConfig, Edition, PluginConfig};
 use stoa_doc::Diagnostic;
-use stoa_plugin_host::{Isolation, PluginRun, PluginSession};
+use stoa_plugin_host::{Isolation, PluginRun, PluginSession, WasmLimits};
 
 /// How long one hook of an isolated plugin may take unless `time-limit` says.
 const DEFAULT_TIME_LIMIT: f64 = 60.0;
@@ -161,14 +161,34 @@ fn load_plugins(
     let mut errors = Vec::new();
     for plugin in &config.plugins {
         let at = |e: Diagnostic| e.in_file(&config.file).at(plugin.line, 1);
-        let loaded = mode(plugin).and_then(|(isolation, settings)| {
+        let loaded = mode(plugin).and_then(|(isolation, mut settings, limit)| {
+            let memory = memory_limit(&plugin.name, &mut settings)?;
             let loaded = match &isolation {
                 Some(isolation) => {
                     stoa_plugin_host::load_isolated(&plugin.name, &search, isolation)
                 }
                 None => stoa_plugin_host::load(&plugin.name, &search),
             };
-            loaded.map(|plugin| PluginRun::new(plugin, settings))
+            let loaded = loaded?;
+            // A WebAssembly plugin counts its time in fuel, in stoa's
+            // process; a native one can only be stopped in a process of its own.
+            if isolation.is_none() && !loaded.is_wasm() && limit.is_some() {
+                return Err(needs_isolation(&plugin.name));
+            }
+            let name = &plugin.name;
+            if memory.is_some() && (!loaded.is_wasm() || isolation.is_some()) {
+                return Err(Diagnostic::error(format!(
+                    "`memory-limit` in [plugins.{name}] is for a WebAssembly plugin \
+                     running in stoa's process"
+                ))
+                .with_hint("remove it: a native or isolated plugin's memory is not capped"));
+            }
+            let limit = Duration::from_secs_f64(limit.unwrap_or(DEFAULT_TIME_LIMIT));
+            let mut limits = WasmLimits::for_time_limit(limit);
+            if let Some(mib) = memory {
+                limits = limits.with_memory(mib << 20);
+            }
+            Ok(PluginRun::new(loaded, settings).with_wasm_limits(limits))
         });
         match loaded {
             Ok(run) => runs.push(run),
@@ -182,9 +202,46 @@ fn load_plugins(
     }
 }
 
-/// How to run `plugin` (isolated or not) and the settings it is sent, without
-/// `isolate` and `time-limit`, which are stoa's.
-fn mode(plugin: &PluginConfig) -> Result<(Option<Isolation>, serde_json::Value), Diagnostic> {
+/// The largest `memory-limit`, in MiB: a wasm32 memory holds 4 GiB.
+const MAX_MEMORY_LIMIT: u64 = 4096;
+
+/// Takes stoa's `memory-limit` (MiB) out of a plugin's settings.
+fn memory_limit(name: &str, settings: &mut serde_json::Value) -> Result<Option<usize>, Diagnostic> {
+    let Some(value) = settings
+        .as_object_mut()
+        .and_then(|t| t.remove("memory-limit"))
+    else {
+        return Ok(None);
+    };
+    match value.as_u64() {
+        Some(mib) if (1..=MAX_MEMORY_LIMIT).contains(&mib) => Ok(Some(mib as usize)),
+        _ => Err(Diagnostic::error(format!(
+            "`memory-limit` in [plugins.{name}] is {value}, not a whole number of MiB \
+             from 1 to {MAX_MEMORY_LIMIT}"
+        ))
+        .with_hint("write e.g. `memory-limit = 64`")),
+    }
+}
+
+/// `time-limit` on a native plugin that runs in stoa's process.
+fn needs_isolation(name: &str) -> Diagnostic {
+    Diagnostic::error(format!(
+        "`time-limit` in [plugins.{name}] needs `isolate = true`"
+    ))
+    .with_hint(
+        "a plugin running inside stoa's process cannot be stopped; \
+         add `isolate = true` to run it in a process of its own \
+         (a WebAssembly plugin needs neither: its time is counted)",
+    )
+}
+
+/// How to run `plugin` (isolated or not), the settings it is sent, without
+/// `isolate` and `time-limit`, which are stoa's, and the `time-limit` (in
+/// seconds) when the table has one.
+#[allow(clippy::type_complexity)]
+fn mode(
+    plugin: &PluginConfig,
+) -> Result<(Option<Isolation>, serde_json::Value, Option<f64>), Diagnostic> {
     let mut settings = plugin.settings.clone();
     let name = &plugin.name;
     let (isolate, limit) = match settings.as_object_mut() {
@@ -215,24 +272,17 @@ fn mode(plugin: &PluginConfig) -> Result<(Option<Isolation>, serde_json::Value),
         },
     };
     if !isolate {
-        if limit.is_some() {
-            return Err(Diagnostic::error(format!(
-                "`time-limit` in [plugins.{name}] needs `isolate = true`"
-            ))
-            .with_hint(
-                "a plugin running inside stoa's process cannot be stopped; \
-                 add `isolate = true` to run it in a process of its own",
-            ));
-        }
-        return Ok((None, settings));
+        // Whether the plugin can honour a `time-limit` is known once it is
+        // found (a WebAssembly one can): see `load_plugins`.
+        return Ok((None, settings, limit));
     }
     let program = std::env::current_exe().map_err(|e| {
         Diagnostic::error(format!(
             "cannot isolate plugin `{name}`: the stoa executable is not found: {e}"
         ))
     })?;
-    let limit = Duration::from_secs_f64(limit.unwrap_or(DEFAULT_TIME_LIMIT));
-    Ok((Some(Isolation::stoa(program, limit)), settings))
+    let seconds = Duration::from_secs_f64(limit.unwrap_or(DEFAULT_TIME_LIMIT));
+    Ok((Some(Isolation::stoa(program, seconds)), settings, limit))
 }
 
 #[cfg(test)]
@@ -250,16 +300,31 @@ mod tests {
 
     #[test]
     fn stoas_keys_are_taken_out_of_the_settings() {
-        let (isolation, settings) = mode(&plugin(
+        let (isolation, settings, _) = mode(&plugin(
             json!({"isolate": true, "time-limit": 2.5, "word": "x"}),
         ))
         .unwrap();
         let isolation = isolation.expect("isolated");
         assert_eq!(isolation.time_limit, Duration::from_millis(2500));
         assert_eq!(settings, json!({"word": "x"}));
-        let (isolation, settings) = mode(&plugin(json!({"word": "x"}))).unwrap();
+        let (isolation, settings, _) = mode(&plugin(json!({"word": "x"}))).unwrap();
         assert!(isolation.is_none());
         assert_eq!(settings, json!({"word": "x"}));
+        // Kept for a WebAssembly plugin, refused for a native one once found.
+        let (isolation, settings, limit) = mode(&plugin(json!({"time-limit": 5}))).unwrap();
+        assert!(isolation.is_none());
+        assert_eq!((settings, limit), (json!({}), Some(5.0)));
+    }
+
+    #[test]
+    fn memory_limit_is_taken_out_and_checked() {
+        let mut settings = json!({"memory-limit": 16, "word": "x"});
+        assert_eq!(memory_limit("p", &mut settings).unwrap(), Some(16));
+        assert_eq!(settings, json!({"word": "x"}));
+        for bad in [json!(0), json!(5000), json!("16"), json!(1.5)] {
+            let mut settings = json!({ "memory-limit": bad });
+            assert!(memory_limit("p", &mut settings).is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -268,7 +333,7 @@ mod tests {
             json!({"isolate": "yes"}),
             json!({"isolate": true, "time-limit": 0}),
             json!({"isolate": true, "time-limit": "10"}),
-            json!({"time-limit": 5}),
+            json!({"time-limit": 0}),
         ] {
             assert!(mode(&plugin(bad.clone())).is_err(), "{bad}");
         }

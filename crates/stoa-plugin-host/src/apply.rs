@@ -4,6 +4,7 @@
 use crate::LoadedPlugin;
 use crate::isolate::{self, BAD_BUFFER, Session};
 use crate::load::Backend;
+use crate::wasm::{WasmFailure, WasmLimits};
 use rayon::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -26,12 +27,25 @@ pub struct PluginRun {
     pub plugin: Arc<LoadedPlugin>,
     /// Its table from book.toml as JSON; an empty object when there is none.
     pub config: Value,
+    /// The budget of each call of a WebAssembly plugin (from the table's
+    /// `time-limit`); unused by the others.
+    pub wasm_limits: WasmLimits,
 }
 
 impl PluginRun {
     /// Runs `plugin` with `config`, its table as JSON.
     pub fn new(plugin: Arc<LoadedPlugin>, config: Value) -> PluginRun {
-        PluginRun { plugin, config }
+        PluginRun {
+            plugin,
+            config,
+            wasm_limits: WasmLimits::default(),
+        }
+    }
+
+    /// The same, a WebAssembly plugin's calls under `limits`.
+    pub fn with_wasm_limits(mut self, limits: WasmLimits) -> PluginRun {
+        self.wasm_limits = limits;
+        self
     }
 }
 
@@ -211,6 +225,9 @@ enum Failure {
     /// Its process had already died in an earlier call of this turn, which
     /// reported it: nothing more to say.
     AlreadyDead,
+    /// A WebAssembly plugin trapped or ran out of its fuel or memory, in
+    /// `hook` of the post named, if any.
+    Wasm(WasmFailure, Hook, Option<String>),
 }
 
 impl Step<'_> {
@@ -289,7 +306,8 @@ impl Step<'_> {
         .with_labels(Cow::Borrowed(&session.labels))
         .with_file(file.map(Cow::Borrowed));
         let at = |_: Option<&str>| file.map(str::to_string);
-        let output = wire::with_deep_stack(|| self.call::<wire::SourceOutput>(hook, &input));
+        let output =
+            wire::with_deep_stack(|| self.call_on::<wire::SourceOutput>(hook, &input, Some(slug)));
         let output = match output {
             Ok(output) => output,
             Err(failure) => return self.failed(hook, failure, at),
@@ -361,7 +379,7 @@ impl Step<'_> {
             wire::TransformInput::new(self.config(), lang, id, self.outgoing_chapter(chapter))
                 .with_labels(Cow::Borrowed(labels));
         let file = chapter.source.clone();
-        match self.call::<wire::TransformOutput>(hook, &input) {
+        match self.call_on::<wire::TransformOutput>(hook, &input, Some(&chapter.slug)) {
             Ok(output) => {
                 *chapter = output.chapter.into_owned();
                 if self.needs_lowering() {
@@ -433,6 +451,17 @@ impl Step<'_> {
 
     /// Sends `input` to `hook` and reads its answer, whatever the plugin does.
     fn call<T: DeserializeOwned>(&self, hook: Hook, input: &impl Serialize) -> Result<T, Failure> {
+        self.call_on(hook, input, None)
+    }
+
+    /// [`Self::call`] for a call on post `post` (its slug), which a
+    /// WebAssembly plugin's failure names.
+    fn call_on<T: DeserializeOwned>(
+        &self,
+        hook: Hook,
+        input: &impl Serialize,
+        post: Option<&str>,
+    ) -> Result<T, Failure> {
         let input = wire::to_vec(input)
             .map_err(|e| Failure::Output(format!("could not be sent its input: {e}")))?;
         let bad_buffer = |why: &str| Failure::Output(format!("returned {why} from `{hook}`"));
@@ -447,6 +476,12 @@ impl Step<'_> {
             }
             Backend::Builtin(plugin) => {
                 let (status, bytes) = plugin.call(hook, &input);
+                Self::decode(hook, status, &bytes)
+            }
+            Backend::Wasm(module) => {
+                let (status, bytes) = module
+                    .call(hook, &input, &self.run.wasm_limits)
+                    .map_err(|e| Failure::Wasm(e, hook, post.map(str::to_string)))?;
                 Self::decode(hook, status, &bytes)
             }
             Backend::Isolated(isolation) => {
@@ -558,6 +593,26 @@ impl Step<'_> {
                 vec![attach(d, file(None))]
             }
             Failure::AlreadyDead => Vec::new(),
+            Failure::Wasm(why, hook, post) => {
+                let place = match post {
+                    Some(slug) => format!("in post `{slug}` (`{hook}`)"),
+                    None => format!("in `{hook}`"),
+                };
+                let name = self.plugin().name();
+                let hint = match why {
+                    WasmFailure::OutOfFuel(_) => format!(
+                        "it loops, or needs more: raise `time-limit` in [plugins.{name}] of \
+                         book.toml; or remove the table to build without it"
+                    ),
+                    _ => self.default_hint(STATUS_PANIC),
+                };
+                let budget = why.budget().map(|b| format!(" ({b})")).unwrap_or_default();
+                let why = format!("{why} {place}{budget}; the books that use it are not built");
+                vec![attach(
+                    Diagnostic::error(self.prefixed(&why)).with_hint(hint),
+                    file(None),
+                )]
+            }
             Failure::Status(status, reported) => {
                 let mut d = self.convert(reported, &file);
                 if !d.iter().any(Diagnostic::is_error) {

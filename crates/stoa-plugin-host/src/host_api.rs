@@ -208,7 +208,7 @@ unsafe extern "C" fn block_count(chapter: *const StoaChapter) -> usize {
 }
 
 /// The wire name of a block's kind, NUL-terminated.
-fn kind_of(block: &Block) -> &'static CStr {
+pub(crate) fn kind_of(block: &Block) -> &'static CStr {
     match block {
         Block::Heading { .. } => c"heading",
         Block::Paragraph { .. } => c"paragraph",
@@ -232,7 +232,7 @@ unsafe extern "C" fn block_kind(chapter: *const StoaChapter, index: usize) -> *c
 }
 
 /// The words of a block and of all it holds, runs joined by spaces.
-fn text_of(block: &Block) -> String {
+pub(crate) fn text_of(block: &Block) -> String {
     let mut parts = Vec::new();
     stoa_sdk::for_each_block(std::slice::from_ref(block), &mut |b| {
         if let Block::Code { text, .. } = b {

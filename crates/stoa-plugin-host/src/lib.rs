@@ -38,6 +38,12 @@
 //!   the chapter's `source` as their file; any failure is an `Err` of
 //!   diagnostics naming the plugin and its path, never a panic.
 //!
+//! - A `.wasm` file found where a library is looked for is a WebAssembly
+//!   plugin: the same descriptor, hooks and JSON, run by wasmi in a fresh
+//!   instance per call, with no access to anything but the host API, a
+//!   budget of fuel per call ([`WasmLimits`], from `time-limit`) and a cap
+//!   on its memory. A trap, or running out of either, fails the books that
+//!   use it, with an error naming the plugin and the post.
 //! - [`load_isolated`]: the same plugin, run in a child process instead
 //!   (an [`Isolation`] says which program: `stoa plugin-host <library>`,
 //!   which calls [`serve_isolated`]). [`apply`] then starts one child per
@@ -62,12 +68,15 @@ mod host_api;
 mod isolate;
 mod load;
 mod search;
+// WebAssembly plugins, sandboxed by wasmi: safe code only.
+mod wasm;
 mod worker;
 
 pub use apply::{PluginRun, PluginSession, Rewritten, apply};
 pub use isolate::Isolation;
-pub use load::{LoadedPlugin, PluginInfo, list, load, load_isolated};
+pub use load::{LoadedPlugin, PluginInfo, list, load, load_isolated, load_wasm};
 pub use search::SearchPath;
 pub use stoa_sdk::Hooks;
 pub use stoa_sdk::abi::ABI_VERSION;
+pub use wasm::{DEFAULT_MEMORY, FUEL_PER_SECOND, WasmLimits};
 pub use worker::{serve_builtin, serve_isolated};

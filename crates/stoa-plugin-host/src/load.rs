@@ -4,6 +4,7 @@
 use crate::ffi::{self, OpenError, RawPlugin};
 use crate::isolate::{self, Isolation};
 use crate::search::{self, Place, SearchPath};
+use crate::wasm::{self, WasmOpenError, WasmPlugin};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -35,6 +36,8 @@ pub(crate) enum Backend {
     Builtin(Arc<BuiltinPlugin>),
     /// In a child process per book, started as this says.
     Isolated(Isolation),
+    /// A WebAssembly module, in a fresh sandboxed instance per call.
+    Wasm(WasmPlugin),
 }
 
 impl LoadedPlugin {
@@ -51,6 +54,11 @@ impl LoadedPlugin {
     /// True when its hooks run in a child process (see [`load_isolated`]).
     pub fn is_isolated(&self) -> bool {
         matches!(self.backend, Backend::Isolated(_))
+    }
+
+    /// True for a WebAssembly plugin (a `.wasm` file), run sandboxed.
+    pub fn is_wasm(&self) -> bool {
+        matches!(self.backend, Backend::Wasm(_))
     }
 
     /// The ABI version it speaks (always [`ABI_VERSION`] once loaded).
@@ -113,6 +121,18 @@ impl LoadedPlugin {
             tree_version: raw.tree_version,
             hooks: raw.provides(),
             backend: Backend::Native(raw),
+            builtin: false,
+        }
+    }
+
+    fn wasm(plugin: WasmPlugin, path: PathBuf) -> LoadedPlugin {
+        LoadedPlugin {
+            path,
+            name: plugin.name.clone(),
+            version: plugin.version.clone(),
+            tree_version: plugin.tree_version,
+            hooks: plugin.provides(),
+            backend: Backend::Wasm(plugin),
             builtin: false,
         }
     }
@@ -327,11 +347,42 @@ fn load_path(name: &str, path: &Path) -> Result<Arc<LoadedPlugin>, Diagnostic> {
     if let Some(plugin) = cache.get(&path) {
         return check_name(name, plugin).map(|()| Arc::clone(plugin));
     }
-    let raw = ffi::open(&path).map_err(|e| open_error(name, &path, e))?;
-    let plugin = Arc::new(LoadedPlugin::native(raw, path.clone()));
+    let plugin = if search::is_wasm(&path) {
+        let module = wasm::open(&path).map_err(|e| wasm_open_error(name, &path, e))?;
+        Arc::new(LoadedPlugin::wasm(module, path.clone()))
+    } else {
+        let raw = ffi::open(&path).map_err(|e| open_error(name, &path, e))?;
+        Arc::new(LoadedPlugin::native(raw, path.clone()))
+    };
     check_tree_version(&plugin)?;
     cache.insert(path, Arc::clone(&plugin));
     check_name(name, &plugin).map(|()| plugin)
+}
+
+/// Loads the WebAssembly plugin in the `.wasm` file at `path`, whatever
+/// its name (the test kit's `Kit::wasm`; a build finds plugins by name
+/// with [`load`]). Cached by path, as [`load`] caches.
+pub fn load_wasm(path: &Path) -> Result<Arc<LoadedPlugin>, Diagnostic> {
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if !search::is_wasm(path) || !path.is_file() {
+        return Err(
+            Diagnostic::error(format!("{} is not a `.wasm` file", path.display()))
+                .with_hint("give the path of a WebAssembly plugin, e.g. stoa_plugin_<name>.wasm"),
+        );
+    }
+    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(plugin) = cache.get(&path) {
+        return Ok(Arc::clone(plugin));
+    }
+    let module = wasm::open(&path).map_err(|e| wasm_open_error(&name, &path, e))?;
+    let plugin = Arc::new(LoadedPlugin::wasm(module, path.clone()));
+    check_tree_version(&plugin)?;
+    cache.insert(path, Arc::clone(&plugin));
+    Ok(plugin)
 }
 
 /// Another major is another tree; a newer minor may hold what this stoa
@@ -438,4 +489,40 @@ pub(crate) fn open_error(name: &str, path: &Path, e: OpenError) -> Diagnostic {
         ),
     };
     Diagnostic::error(message).with_hint(hint)
+}
+
+/// Why a `.wasm` file is not a plugin stoa can run, and what to do.
+pub(crate) fn wasm_open_error(name: &str, path: &Path, e: WasmOpenError) -> Diagnostic {
+    let at = format!("WebAssembly plugin `{name}` at {}", path.display());
+    let hint = match &e {
+        WasmOpenError::NotAModule(_) => {
+            "rebuild it for wasm32-unknown-unknown (see docs/plugins.md, \"WebAssembly plugins\"), \
+             or remove the file"
+                .to_string()
+        }
+        WasmOpenError::Import(..) => "build it without WASI or a C library (for C: clang \
+             --target=wasm32-unknown-unknown -nostdlib; for Rust: --target \
+             wasm32-unknown-unknown); its only imports may be the host API's"
+            .to_string(),
+        WasmOpenError::Export(_) | WasmOpenError::NoEntry { newer: None } => "a Rust plugin calls \
+             `stoa_sdk::export_plugin!`; a C plugin ends with `STOA_WASM_PLUGIN(...)` from \
+             stoa_plugin.h"
+            .to_string(),
+        WasmOpenError::NoEntry { newer: Some(_) } => {
+            "upgrade stoa, or use a version of the plugin built for this one".to_string()
+        }
+        WasmOpenError::AbiVersion(v) => format!(
+            "rebuild the plugin for ABI version {ABI_VERSION}, or use a stoa that speaks version {v}"
+        ),
+        WasmOpenError::Descriptor(_) => {
+            "the plugin failed while starting: report it to its author".to_string()
+        }
+    };
+    let tail = match &e {
+        WasmOpenError::AbiVersion(_) => format!("; this stoa speaks version {ABI_VERSION}"),
+        WasmOpenError::NoEntry { newer: Some(_) } => ": it was built for a newer stoa".to_string(),
+        WasmOpenError::NoEntry { newer: None } => ", so it is not a stoa plugin".to_string(),
+        _ => String::new(),
+    };
+    Diagnostic::error(format!("{at} {e}{tail}")).with_hint(hint)
 }

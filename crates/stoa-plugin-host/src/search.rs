@@ -165,24 +165,52 @@ pub(crate) fn is_valid_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// The file names plugin `name` may have, preferred first: cargo turns the
-/// package `stoa-plugin-foo-bar` into `libstoa_plugin_foo_bar.so`.
+/// The file names plugin `name` may have in a folder, preferred first:
+/// cargo turns the package `stoa-plugin-foo-bar` into
+/// `libstoa_plugin_foo_bar.so`; then a WebAssembly module
+/// (`stoa_plugin_foo_bar.wasm`, `foo-bar.wasm`), also in a folder of the
+/// plugin's name (`foo-bar/foo-bar.wasm`), as a plugin that ships files
+/// beside it is laid out.
 pub(crate) fn file_names(name: &str) -> Vec<String> {
     let snake = name.replace('-', "_");
     let mut names = vec![format!("{DLL_PREFIX}stoa_plugin_{snake}{DLL_SUFFIX}")];
     names.push(format!("{DLL_PREFIX}stoa_plugin_{name}{DLL_SUFFIX}"));
     names.push(format!("{DLL_PREFIX}{snake}{DLL_SUFFIX}"));
     names.push(format!("{DLL_PREFIX}{name}{DLL_SUFFIX}"));
-    names.dedup();
+    for file in [
+        format!("stoa_plugin_{snake}.{WASM}"),
+        format!("{name}.{WASM}"),
+    ] {
+        names.push(file.clone());
+        names.push(format!("{name}/{file}"));
+    }
+    let mut seen = Vec::new();
+    names.retain(|n| {
+        let new = !seen.contains(n);
+        seen.push(n.clone());
+        new
+    });
     names
 }
 
-/// The plugin name in a file name of the `libstoa_plugin_<name>.so` form.
+/// The extension of a WebAssembly plugin.
+const WASM: &str = "wasm";
+
+/// True for a file the host runs as a WebAssembly module.
+pub(crate) fn is_wasm(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == WASM)
+}
+
+/// The plugin name in a file name of the `libstoa_plugin_<name>.so` or
+/// `stoa_plugin_<name>.wasm` form.
 pub(crate) fn name_of_file(file_name: &str) -> Option<&str> {
-    let rest = file_name.strip_prefix(DLL_PREFIX)?;
-    let name = rest
-        .strip_prefix("stoa_plugin_")?
-        .strip_suffix(DLL_SUFFIX)?;
+    let name = match file_name.strip_suffix(".wasm") {
+        Some(module) => module.strip_prefix("stoa_plugin_")?,
+        None => file_name
+            .strip_prefix(DLL_PREFIX)?
+            .strip_prefix("stoa_plugin_")?
+            .strip_suffix(DLL_SUFFIX)?,
+    };
     is_valid_name(name).then_some(name)
 }
 
@@ -217,10 +245,19 @@ mod tests {
                 "libstoa_plugin_foo_bar.so",
                 "libstoa_plugin_foo-bar.so",
                 "libfoo_bar.so",
-                "libfoo-bar.so"
+                "libfoo-bar.so",
+                "stoa_plugin_foo_bar.wasm",
+                "foo-bar/stoa_plugin_foo_bar.wasm",
+                "foo-bar.wasm",
+                "foo-bar/foo-bar.wasm",
             ]
         );
         assert_eq!(name_of_file("libstoa_plugin_glossary.so"), Some("glossary"));
+        assert_eq!(
+            name_of_file("stoa_plugin_reading_time_c.wasm"),
+            Some("reading_time_c")
+        );
+        assert_eq!(name_of_file("other.wasm"), None);
         assert_eq!(name_of_file("libother.so"), None);
     }
 

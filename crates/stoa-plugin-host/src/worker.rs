@@ -25,6 +25,9 @@ pub fn serve_isolated(path: &Path) -> i32 {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    if crate::search::is_wasm(path) {
+        return serve_wasm(&name, path, out);
+    }
     let raw = match ffi::open(path) {
         Ok(raw) => raw,
         Err(e) => {
@@ -54,6 +57,43 @@ pub fn serve_isolated(path: &Path) -> i32 {
             }
         })
     };
+    match answer_calls(call, &mut io::stdin().lock(), &mut out) {
+        Ok(()) => 0,
+        Err(_) => 1,
+    }
+}
+
+/// [`serve_isolated`] for a WebAssembly plugin (`isolate = true` on a
+/// `.wasm`): the parent's watchdog keeps the time, the default budget the
+/// rest; a trap is answered as a crash of the hook.
+fn serve_wasm(name: &str, path: &Path, mut out: impl Write) -> i32 {
+    let module = match crate::wasm::open(path) {
+        Ok(module) => module,
+        Err(e) => {
+            let why = crate::load::wasm_open_error(name, path, e).to_string();
+            let _ = write_frame(&mut out, HELLO_ERROR, why.as_bytes());
+            return 1;
+        }
+    };
+    let hello = Hello::new(
+        module.name.clone(),
+        module.version.clone(),
+        module.tree_version,
+        module.provides(),
+    );
+    if !say_hello(&mut out, &hello) {
+        return 1;
+    }
+    let limits = crate::wasm::WasmLimits::default();
+    let call =
+        |hook: Hook, out: &mut dyn Write, bytes: &[u8]| match module.call(hook, bytes, &limits) {
+            Ok((status, answer)) => write_frame(out, status as u32, &answer),
+            Err(failure) => {
+                let d = stoa_sdk::PluginDiagnostic::error(format!("{failure} in `{hook}`"));
+                let body = wire::to_vec(&wire::FailureOutput::new(vec![d])).unwrap_or_default();
+                write_frame(out, stoa_sdk::abi::STATUS_PANIC as u32, &body)
+            }
+        };
     match answer_calls(call, &mut io::stdin().lock(), &mut out) {
         Ok(()) => 0,
         Err(_) => 1,

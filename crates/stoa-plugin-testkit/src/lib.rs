@@ -35,6 +35,10 @@
 //! done on first use of [`Outcome::xhtml`] or [`Outcome::pdf_text`], so a
 //! test of the tree alone costs no layout.
 //!
+//! A WebAssembly plugin runs the same way from its `.wasm` file:
+//! `Kit::wasm("target/wasm32-unknown-unknown/release/stoa_plugin_demo.wasm")`
+//! ([`Kit::wasm`]), sandboxed and under the budget `stoa build` gives it.
+//!
 //! Not done here, as in no test of one chapter: images (there is no book
 //! folder to read them from: an image is an error), the page markers the
 //! PDF gives the EPUB, and moving punctuation around note calls per
@@ -82,6 +86,39 @@ impl Kit {
             edits: Vec::new(),
         }
         .then(plugin)
+    }
+
+    /// A kit running the WebAssembly plugin in the `.wasm` file at `path`
+    /// (no settings, English), as `stoa build` runs it: sandboxed, each
+    /// call in a fresh instance under the default budget (60 s of
+    /// `time-limit`, 256 MiB). The error says why the file is no plugin.
+    pub fn wasm(path: impl AsRef<std::path::Path>) -> Result<Kit, Diagnostic> {
+        let kit = Kit {
+            runs: Vec::new(),
+            lang: "en".to_string(),
+            title: "Snippet".to_string(),
+            edits: Vec::new(),
+        };
+        kit.then_wasm(path)
+    }
+
+    /// Runs the WebAssembly plugin at `path` after those already added.
+    pub fn then_wasm(mut self, path: impl AsRef<std::path::Path>) -> Result<Kit, Diagnostic> {
+        let plugin = stoa_plugin_host::load_wasm(path.as_ref())?;
+        self.runs.push(PluginRun::new(
+            plugin,
+            serde_json::Value::Object(serde_json::Map::new()),
+        ));
+        Ok(self)
+    }
+
+    /// The budget of each call of the WebAssembly plugin added last (e.g.
+    /// `WasmLimits::for_time_limit(..)`, as `time-limit` in book.toml).
+    pub fn wasm_limits(mut self, limits: stoa_plugin_host::WasmLimits) -> Kit {
+        if let Some(last) = self.runs.last_mut() {
+            last.wasm_limits = limits;
+        }
+        self
     }
 
     /// Runs `plugin` after those already added (with no settings until
@@ -728,6 +765,41 @@ mod tests {
             ctx.warn("`styles` ran");
             String::new()
         }
+    }
+
+    /// The committed WebAssembly build of the C example.
+    fn reading_time_wasm() -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../plugins/reading-time-c/stoa_plugin_reading_time_c.wasm")
+    }
+
+    #[test]
+    fn a_wasm_plugin_runs_in_the_kit() {
+        let kit = Kit::wasm(reading_time_wasm())
+            .unwrap()
+            .settings("words-per-minute = 50");
+        let out = kit.run(&"word ".repeat(120));
+        assert!(out.is_ok(), "{}", out.report());
+        assert!(out.xhtml().contains("3 min read"), "{}", out.xhtml());
+        let out = Kit::wasm(reading_time_wasm())
+            .unwrap()
+            .settings("words-per-minute = 5")
+            .run("One.");
+        assert_eq!(out.errors().len(), 1, "{}", out.report());
+        let limits =
+            stoa_plugin_host::WasmLimits::for_time_limit(std::time::Duration::from_nanos(1));
+        let out = Kit::wasm(reading_time_wasm())
+            .unwrap()
+            .wasm_limits(limits)
+            .run("One.");
+        assert!(
+            out.report()
+                .contains("ran out of its budget in post `snippet`"),
+            "{}",
+            out.report()
+        );
+        let missing = Kit::wasm("no-such.wasm").err().map(|d| d.to_string());
+        assert!(missing.unwrap_or_default().contains("no-such.wasm"));
     }
 
     #[test]

@@ -324,6 +324,109 @@ typedef struct StoaHostApiV1 {
 
 /* ------------------------------------------------------- end of host API */
 
+/* ------------------------------------------------------------------------
+ * WebAssembly (a .wasm plugin, run sandboxed by stoa; docs/plugins.md,
+ * "WebAssembly plugins"). The same source builds both: compile it with
+ *
+ *     clang --target=wasm32-unknown-unknown -nostdlib -O2 -Wl,--no-entry \
+ *           -I crates/stoa-sdk/include -o stoa_plugin_<name>.wasm plugin.c
+ *
+ * and end the file with one line, which is empty in a native build:
+ *
+ *     STOA_WASM_PLUGIN(stoa_plugin_v1, stoa_plugin_hooks_v1 or NULL,
+ *                      stoa_plugin_v1_host_api or NULL)
+ *
+ * It exports what stoa calls in a module: "stoa_plugin_v1" and
+ * "stoa_plugin_hooks_v1" (the descriptor and the hooks struct, as above,
+ * whose hook fields say which hooks there are), "stoa_alloc" (room for the
+ * input; a bump allocator: each call runs in a fresh instance, so nothing
+ * is ever freed), and one function per hook, "stoa_configure",
+ * "stoa_source", "stoa_transform", "stoa_finish" and "stoa_styles", each
+ * calling the descriptor's. The host API comes as the module's imports
+ * from "stoa", one per function of StoaHostApiV1, handed to the plugin's
+ * stoa_plugin_v1_host_api before its first hook. A module may import
+ * nothing else: no WASI, no files, no clock, no environment. There is no
+ * C library either (-nostdlib): write the few helpers you need.
+ * ------------------------------------------------------------------------ */
+#if defined(__wasm__)
+
+#define STOA_WASM_IMPORT(name) __attribute__((import_module("stoa"), import_name(#name)))
+STOA_WASM_IMPORT(chapter_open) StoaChapter *stoa_wasm_chapter_open(const uint8_t *, size_t);
+STOA_WASM_IMPORT(chapter_finish) int32_t stoa_wasm_chapter_finish(StoaChapter *, StoaBuffer *);
+STOA_WASM_IMPORT(chapter_close) void stoa_wasm_chapter_close(StoaChapter *);
+STOA_WASM_IMPORT(free_buffer) void stoa_wasm_free_buffer(StoaBuffer);
+STOA_WASM_IMPORT(lang) const char *stoa_wasm_lang(const StoaChapter *);
+STOA_WASM_IMPORT(config) const char *stoa_wasm_config(StoaChapter *, const char *);
+STOA_WASM_IMPORT(block_count) size_t stoa_wasm_block_count(const StoaChapter *);
+STOA_WASM_IMPORT(block_kind) const char *stoa_wasm_block_kind(const StoaChapter *, size_t);
+STOA_WASM_IMPORT(block_text) const char *stoa_wasm_block_text(StoaChapter *, size_t, size_t *);
+STOA_WASM_IMPORT(insert_markdown)
+int32_t stoa_wasm_insert_markdown(StoaChapter *, size_t, const uint8_t *, size_t);
+STOA_WASM_IMPORT(insert_paragraph)
+int32_t stoa_wasm_insert_paragraph(StoaChapter *, size_t, const char *, const uint8_t *, size_t);
+STOA_WASM_IMPORT(insert_raw)
+int32_t stoa_wasm_insert_raw(StoaChapter *, size_t, const char *, const uint8_t *, size_t);
+STOA_WASM_IMPORT(remove_block) int32_t stoa_wasm_remove_block(StoaChapter *, size_t);
+STOA_WASM_IMPORT(report) void stoa_wasm_report(StoaChapter *, int32_t, const char *);
+
+/* One hook's export: the descriptor's function, or "no such hook". */
+#define STOA_WASM_HOOK(hook, from)                                                   \
+    __attribute__((export_name("stoa_" #hook))) int32_t stoa_wasm_##hook(            \
+        const uint8_t *input, size_t input_len, StoaBuffer *output) {               \
+        stoa_wasm_start();                                                          \
+        StoaHookFn fn = (from) ? (from)->hook : NULL;                               \
+        return fn ? fn(input, input_len, output) : STOA_STATUS_BAD_INPUT;           \
+    }
+
+#define STOA_WASM_PLUGIN(entry, more_hooks, host_api_entry)                          \
+    extern unsigned char __heap_base;                                               \
+    static uintptr_t stoa_wasm_top;                                                 \
+    __attribute__((export_name("stoa_alloc"))) void *stoa_wasm_alloc(size_t len) {  \
+        if (!stoa_wasm_top) stoa_wasm_top = (uintptr_t)&__heap_base;                \
+        uintptr_t start = (stoa_wasm_top + 7u) & ~(uintptr_t)7u;                     \
+        uintptr_t end = start + len;                                                \
+        if (end < start) return NULL;                                               \
+        uintptr_t have = (uintptr_t)__builtin_wasm_memory_size(0) * 65536u;          \
+        if (end > have) {                                                           \
+            size_t pages = (end - have + 65535u) / 65536u;                          \
+            if (__builtin_wasm_memory_grow(0, pages) == (size_t)-1) return NULL;    \
+        }                                                                           \
+        stoa_wasm_top = end;                                                        \
+        return (void *)start;                                                       \
+    }                                                                               \
+    static const StoaHostApiV1 stoa_wasm_host_api = {                               \
+        sizeof(StoaHostApiV1), STOA_HOST_API_VERSION, stoa_wasm_chapter_open,        \
+        stoa_wasm_chapter_finish, stoa_wasm_chapter_close, stoa_wasm_free_buffer,    \
+        stoa_wasm_lang, stoa_wasm_config, stoa_wasm_block_count,                    \
+        stoa_wasm_block_kind, stoa_wasm_block_text, stoa_wasm_insert_markdown,      \
+        stoa_wasm_insert_paragraph, stoa_wasm_insert_raw, stoa_wasm_remove_block,   \
+        stoa_wasm_report,                                                           \
+    };                                                                              \
+    static void stoa_wasm_start(void) {                                             \
+        static int started;                                                         \
+        void (*lend)(const StoaHostApiV1 *) = (host_api_entry);                     \
+        if (!started && lend) lend(&stoa_wasm_host_api);                            \
+        started = 1;                                                                \
+    }                                                                               \
+    __attribute__((export_name("stoa_plugin_v1"))) const StoaPluginV1 *              \
+    stoa_wasm_entry(void) { return (entry)(); }                                     \
+    static const StoaHooksV1 *stoa_wasm_more(void) {                                \
+        const StoaHooksV1 *(*more)(void) = (more_hooks);                            \
+        return more ? more() : NULL;                                                \
+    }                                                                               \
+    __attribute__((export_name("stoa_plugin_hooks_v1"))) const StoaHooksV1 *         \
+    stoa_wasm_hooks(void) { return stoa_wasm_more(); }                              \
+    STOA_WASM_HOOK(configure, stoa_wasm_more())                                     \
+    STOA_WASM_HOOK(source, stoa_wasm_more())                                        \
+    STOA_WASM_HOOK(transform, stoa_wasm_entry())                                    \
+    STOA_WASM_HOOK(finish, stoa_wasm_entry())                                       \
+    STOA_WASM_HOOK(styles, stoa_wasm_entry())
+
+#else
+/* A native build exports the symbols themselves: nothing to add. */
+#define STOA_WASM_PLUGIN(entry, more_hooks, host_api_entry)
+#endif
+
 #ifdef __cplusplus
 }
 #endif

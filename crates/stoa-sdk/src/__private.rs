@@ -304,6 +304,13 @@ unsafe fn write_output(output: *mut StoaBuffer, body: Vec<u8>) {
     unsafe { output.write(buffer) };
 }
 
+/// `stoa_alloc` of a WebAssembly build: `len` zeroed bytes for stoa to
+/// write a hook's input into. Never freed, like the hook's output: stoa
+/// runs each call in a fresh instance and discards it afterwards.
+pub fn wasm_alloc(len: usize) -> *mut u8 {
+    Box::leak(vec![0u8; len.max(1)].into_boxed_slice()).as_mut_ptr()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,6 +338,38 @@ mod tests {
             static ENTRY: OnceLock<Entry> = OnceLock::new();
             ENTRY.get_or_init(Entry::new::<Exports>)
         }
+    }
+
+    // The exports of a wasm32 build, compiled here on the host's target so
+    // that they are type-checked and run by `cargo test` (the wasm32
+    // target is not needed for that).
+    crate::__wasm_exports!(Exports);
+
+    #[test]
+    fn the_wasm_exports_are_the_hook_tables_and_reach_each_hook() {
+        let names: Vec<&str> = __STOA_WASM_EXPORTS.iter().map(|(name, _)| *name).collect();
+        let expected: Vec<String> = Hook::ALL.map(abi::wasm::hook_export).into();
+        assert_eq!(
+            names, expected,
+            "the exports of __wasm_exports!, then of the hook table"
+        );
+        for (hook, (_, function)) in Hook::ALL.into_iter().zip(__STOA_WASM_EXPORTS) {
+            let input = any_input();
+            let mut output = StoaBuffer::EMPTY;
+            // SAFETY: a live input slice and a writable buffer.
+            let status = unsafe { function(input.as_ptr(), input.len(), &mut output) };
+            assert_eq!(status, STATUS_PANIC, "{hook}");
+            // SAFETY: the hook wrote `len` bytes at `ptr`.
+            let body = unsafe { std::slice::from_raw_parts(output.ptr, output.len) }.to_vec();
+            // SAFETY: freed once, by the code that allocated it.
+            unsafe { free_buffer(output) };
+            assert_eq!(
+                panic_message(&body),
+                format!("panicked in `{hook}`: `{hook}` was called")
+            );
+        }
+        let room = __stoa_alloc(8);
+        assert!(!room.is_null());
     }
 
     /// The function in `hook`'s field, found as a host finds it.

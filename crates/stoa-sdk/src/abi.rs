@@ -245,6 +245,94 @@ impl StoaHooksV1 {
     }
 }
 
+// ---------------------------------------------------------------------------
+// WebAssembly plugins (issue 30): the same descriptor, hooks and JSON, in a
+// `.wasm` module that stoa runs sandboxed. See docs/plugins.md, "WebAssembly
+// plugins", and `STOA_WASM_PLUGIN` in the header.
+// ---------------------------------------------------------------------------
+
+/// The wire of a WebAssembly plugin: the C ABI compiled for `wasm32`, with
+/// hooks reached by export name instead of through function pointers.
+///
+/// A module exports its `memory`, [`ENTRY_SYMBOL`] (and, with `configure`
+/// or `source`, [`HOOKS_SYMBOL`]) returning the address of the very
+/// structs of the C ABI as laid out on wasm32 (pointers of 4 bytes), one
+/// function per hook named by [`hook_export`] with the signature of a
+/// [`HookFn`](super::HookFn) (`(input, input_len, output) -> status`, all
+/// `i32`), and [`ALLOC_EXPORT`], which gives stoa room for each input. Its
+/// only imports may be the host API's functions, from module
+/// [`IMPORT_MODULE`] (see [`HOST_IMPORTS`]). Each call runs in a fresh
+/// instance, discarded afterwards: nothing a plugin allocates need be freed.
+pub mod wasm {
+    use crate::hook::{Hook, Slot};
+
+    /// The module's linear memory, which stoa reads and writes.
+    pub const MEMORY_EXPORT: &str = "memory";
+
+    /// `stoa_alloc(len: i32) -> i32`: the address of `len` writable bytes
+    /// (0 when there is no room), for stoa to write a hook's input and the
+    /// eight bytes of the `StoaBuffer` its output goes into.
+    pub const ALLOC_EXPORT: &str = "stoa_alloc";
+
+    /// The import module of the host API's functions.
+    pub const IMPORT_MODULE: &str = "stoa";
+
+    /// The size of a pointer (and of `size_t`) on wasm32.
+    pub const POINTER: u32 = 4;
+
+    /// The bytes of `StoaPluginV1` and `StoaHooksV1` before their hook
+    /// fields: `abi_version`, `tree_version`, `name`, `version`; `size`,
+    /// `reserved`.
+    const fn head(slot: Slot) -> u32 {
+        match slot {
+            Slot::Descriptor => 16,
+            Slot::MoreHooks => 8,
+        }
+    }
+
+    /// The size of the struct of `slot` on wasm32 (the descriptor's ends
+    /// with `free_buffer`).
+    pub fn struct_size(slot: Slot) -> u32 {
+        let tail = match slot {
+            Slot::Descriptor => POINTER,
+            Slot::MoreHooks => 0,
+        };
+        head(slot) + POINTER * slot.hooks().count() as u32 + tail
+    }
+
+    /// The export that runs `hook`: `stoa_<name>`, e.g. `stoa_transform`.
+    pub fn hook_export(hook: Hook) -> String {
+        format!("stoa_{}", hook.name())
+    }
+
+    /// Where the field of `hook` is in the struct of its slot on wasm32: a
+    /// non-zero value there says the plugin has the hook.
+    pub fn hook_offset(hook: Hook) -> u32 {
+        let position = hook.slot().hooks().take_while(|&h| h != hook).count() as u32;
+        head(hook.slot()) + POINTER * position
+    }
+
+    /// The host API as imports: each function of `StoaHostApiV1` under its
+    /// field's name, with its number of `i32` parameters and results on
+    /// wasm32 (a `StoaBuffer` passed by value is passed as its address).
+    pub const HOST_IMPORTS: [(&str, usize, usize); 14] = [
+        ("chapter_open", 2, 1),
+        ("chapter_finish", 2, 1),
+        ("chapter_close", 1, 0),
+        ("free_buffer", 1, 0),
+        ("lang", 1, 1),
+        ("config", 2, 1),
+        ("block_count", 1, 1),
+        ("block_kind", 2, 1),
+        ("block_text", 3, 1),
+        ("insert_markdown", 4, 1),
+        ("insert_paragraph", 5, 1),
+        ("insert_raw", 5, 1),
+        ("remove_block", 2, 1),
+        ("report", 3, 0),
+    ];
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

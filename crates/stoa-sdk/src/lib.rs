@@ -247,6 +247,65 @@ macro_rules! export_plugin {
         pub extern "C" fn stoa_plugin_hooks_v1() -> *const $crate::abi::StoaHooksV1 {
             $crate::__private::more_hooks::<__StoaExported>()
         }
+
+        // Built for WebAssembly (`--target wasm32-unknown-unknown`): the
+        // exports stoa's WebAssembly host calls, beside the two above.
+        #[cfg(target_arch = "wasm32")]
+        $crate::__wasm_exports!(__StoaExported);
+    };
+}
+
+/// The exports of a WebAssembly build of a plugin ([`abi::wasm`]): the
+/// allocator stoa writes inputs with, and one function per hook of the
+/// hook table, named `stoa_<hook>`, each the hook's C shim. `export_plugin!`
+/// calls it when the target is wasm32; the SDK's tests call it on the
+/// host's target to check it against the hook table.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __wasm_exports {
+    ($exported:ty) => {
+        /// stoa writes each hook's input here; see `stoa_sdk::abi::wasm`.
+        #[unsafe(export_name = "stoa_alloc")]
+        pub extern "C" fn __stoa_alloc(len: usize) -> *mut u8 {
+            $crate::__private::wasm_alloc(len)
+        }
+        $crate::__wasm_hook!($exported, "stoa_configure", __stoa_configure, Configure);
+        $crate::__wasm_hook!($exported, "stoa_source", __stoa_source, Source);
+        $crate::__wasm_hook!($exported, "stoa_transform", __stoa_transform, Transform);
+        $crate::__wasm_hook!($exported, "stoa_finish", __stoa_finish, Finish);
+        $crate::__wasm_hook!($exported, "stoa_styles", __stoa_styles, Styles);
+        /// The hooks above, by export name, in the hook table's order (a
+        /// test holds them to it).
+        #[allow(dead_code)]
+        const __STOA_WASM_EXPORTS: [(&str, $crate::abi::HookFn); 5] = [
+            ("stoa_configure", __stoa_configure),
+            ("stoa_source", __stoa_source),
+            ("stoa_transform", __stoa_transform),
+            ("stoa_finish", __stoa_finish),
+            ("stoa_styles", __stoa_styles),
+        ];
+    };
+}
+
+/// One hook's export of [`__wasm_exports!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __wasm_hook {
+    ($exported:ty, $export:literal, $function:ident, $hook:ident) => {
+        /// A hook of this plugin, as stoa's WebAssembly host calls it.
+        ///
+        /// # Safety
+        /// As `stoa_sdk::__private::c_shim`.
+        #[unsafe(export_name = $export)]
+        pub unsafe extern "C" fn $function(
+            input: *const u8,
+            input_len: usize,
+            output: *mut $crate::abi::StoaBuffer,
+        ) -> i32 {
+            const TAG: u32 = $crate::hook::Hook::$hook.tag();
+            // SAFETY: forwarded from this function's contract.
+            unsafe { $crate::__private::c_shim::<$exported, TAG>(input, input_len, output) }
+        }
     };
 }
 

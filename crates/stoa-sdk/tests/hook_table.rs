@@ -54,9 +54,9 @@ fn without_comments(mut code: &str) -> String {
     out
 }
 
-/// Size and alignment of the C types the two structs use, on this target.
-fn size_and_align(ty: &str) -> (usize, usize) {
-    let pointer = (size_of::<usize>(), align_of::<usize>());
+/// Size and alignment of the C types the two structs use, with pointers of
+/// `pointer` (size, alignment): this target's, or (4, 4) on wasm32.
+fn size_and_align_with(ty: &str, pointer: (usize, usize)) -> (usize, usize) {
     match ty {
         "uint32_t" => (4, 4),
         HOOK_TYPE | "StoaFreeBufferFn" => pointer,
@@ -67,10 +67,15 @@ fn size_and_align(ty: &str) -> (usize, usize) {
 
 /// Each field's offset under C's layout rules, and the struct's size.
 fn c_layout(fields: &[Field]) -> (Vec<(String, usize)>, usize) {
+    c_layout_with(fields, (size_of::<usize>(), align_of::<usize>()))
+}
+
+/// The same, with pointers of `pointer` (size, alignment).
+fn c_layout_with(fields: &[Field], pointer: (usize, usize)) -> (Vec<(String, usize)>, usize) {
     let (mut offset, mut align_of_struct) = (0usize, 1);
     let mut offsets = Vec::new();
     for field in fields {
-        let (size, align) = size_and_align(&field.ty);
+        let (size, align) = size_and_align_with(&field.ty, pointer);
         offset = offset.next_multiple_of(align);
         offsets.push((field.name.clone(), offset));
         offset += size;
@@ -228,5 +233,35 @@ fn the_guides_table_lists_every_hook_in_order() {
             row.starts_with(&cell) && !row[cell.len()..].starts_with(", **in parallel**"),
             "docs/plugins.md's row for `{hook}` should begin `{cell}`: {row}"
         );
+    }
+}
+
+#[test]
+fn the_wasm_layout_of_each_hook_field_is_the_headers_on_wasm32() {
+    use stoa_sdk::abi::wasm;
+    let pointer = (wasm::POINTER as usize, wasm::POINTER as usize);
+    for slot in SLOTS {
+        let (offsets, size) = c_layout_with(&c_fields(slot.c_struct()), pointer);
+        assert_eq!(
+            wasm::struct_size(slot) as usize,
+            size,
+            "the size of {} on wasm32",
+            slot.c_struct()
+        );
+        for hook in slot.hooks() {
+            let c_offset = offsets
+                .iter()
+                .find(|(name, _)| name == hook.name())
+                .map(|(_, o)| *o);
+            assert_eq!(
+                Some(wasm::hook_offset(hook) as usize),
+                c_offset,
+                "the offset of `{hook}` in {} on wasm32",
+                slot.c_struct()
+            );
+        }
+    }
+    for hook in Hook::ALL {
+        assert_eq!(wasm::hook_export(hook), format!("stoa_{hook}"));
     }
 }
