@@ -4,6 +4,7 @@
 mod config;
 pub mod cover;
 mod edition;
+mod front;
 mod labels;
 mod lang;
 pub mod limits;
@@ -20,6 +21,7 @@ mod translation;
 
 pub use config::{BookConfig, PluginConfig, PrintConfig, load_config};
 pub use edition::{Edition, epoch_to_iso, load_editions, load_editions_with, post_languages};
+pub use front::{FrontFormat, yaml_table};
 pub use lang::Language;
 pub use post::{Post, PostHeader, load_post, read_header};
 pub use source::{SourceFile, line_col};

@@ -1,5 +1,7 @@
-//! One post file: TOML front matter between `+++` lines, then Markdown.
+//! One post file: front matter (TOML between `+++` lines, or YAML between
+//! `---` lines), then Markdown.
 
+use crate::front::{FrontFormat, Split, ToolKeys};
 use crate::source::SourceFile;
 use crate::translation::{RawTranslationOf, TranslationOf};
 use serde::Deserialize;
@@ -48,9 +50,181 @@ struct FrontMatter {
     #[serde(default)]
     #[allow(dead_code)]
     lint: Option<toml::Table>,
+    /// The keys of Hugo, Jekyll and Zola (`draft`, `categories`…): mapped
+    /// or reported by [`crate::front::map_tool_keys`].
+    draft: Option<toml::Value>,
+    slug: Option<toml::Value>,
+    #[serde(rename = "translationKey")]
+    translation_key: Option<toml::Value>,
+    lang: Option<toml::Value>,
+    categories: Option<toml::Value>,
+    taxonomies: Option<toml::Value>,
+    description: Option<toml::Value>,
+    aliases: Option<toml::Value>,
+    weight: Option<toml::Value>,
+    cover: Option<toml::Value>,
+    image: Option<toml::Value>,
 }
 
-const FENCE: &str = "+++";
+impl FrontMatter {
+    /// Takes the tool keys out.
+    fn tool_keys(&mut self) -> ToolKeys {
+        ToolKeys {
+            draft: self.draft.take(),
+            slug: self.slug.take(),
+            translation_key: self.translation_key.take(),
+            lang: self.lang.take(),
+            categories: self.categories.take(),
+            taxonomies: self.taxonomies.take(),
+            description: self.description.take(),
+            aliases: self.aliases.take(),
+            weight: self.weight.take(),
+            cover: self.cover.take(),
+            image: self.image.take(),
+        }
+    }
+}
+
+/// Reads the front matter at `split`: TOML straight into [`FrontMatter`]
+/// (an unknown key is an error at its line), YAML key by key (an unknown
+/// key is ignored; all of them named in one warning in `warnings`).
+fn parse_front(
+    file: &SourceFile,
+    split: &Split,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<FrontMatter, Vec<Diagnostic>> {
+    let range = &split.range;
+    match split.format {
+        FrontFormat::Toml => toml::from_str(&file.text[range.clone()])
+            .map_err(|e| vec![file.toml_error(&e, range.start)]),
+        FrontFormat::Yaml => {
+            let mut table = crate::front::yaml_table(&file.text[range.clone()]).map_err(
+                |(offset, message)| {
+                    vec![file.error_at(range.start + offset, message).with_hint(
+                        "fix the YAML, or write the front matter in TOML between `+++` lines",
+                    )]
+                },
+            )?;
+            warnings.extend(crate::front::unknown_yaml_keys(file, range, &table));
+            let mut errors = Vec::new();
+            let mut take =
+                |key: &str, _expected: &str, _errors: &mut Vec<Diagnostic>| table.remove(key);
+            let title = take("title", "a string", &mut errors);
+            let date = take("date", "a date", &mut errors);
+            let tags = take("tags", "a list of strings", &mut errors);
+            let summary = take("summary", "a string", &mut errors);
+            let short_title = take("short-title", "a string", &mut errors);
+            let plugins = take("plugins", "a mapping", &mut errors);
+            let translation_of = take("translation-of", "a mapping", &mut errors);
+            let opening = take("opening", "a string", &mut errors);
+            let lint = take("lint", "a mapping", &mut errors);
+            let tool_keys = [
+                take("draft", "", &mut errors),
+                take("slug", "", &mut errors),
+                take("translationKey", "", &mut errors),
+                take("lang", "", &mut errors),
+                take("categories", "", &mut errors),
+                take("taxonomies", "", &mut errors),
+                take("description", "", &mut errors),
+                take("aliases", "", &mut errors),
+                take("weight", "", &mut errors),
+                take("cover", "", &mut errors),
+                take("image", "", &mut errors),
+            ];
+            fn typed<T: serde::de::DeserializeOwned>(
+                file: &SourceFile,
+                range: &std::ops::Range<usize>,
+                key: &str,
+                value: Option<toml::Value>,
+                expected: &str,
+                errors: &mut Vec<Diagnostic>,
+            ) -> Option<T> {
+                let mut one = toml::Table::new();
+                one.insert(key.to_string(), value?);
+                crate::front::take(file, range, &mut one, key, expected, errors)
+            }
+            let Some(title) = typed(file, range, "title", title, "a string", &mut errors) else {
+                if errors.is_empty() {
+                    errors.push(
+                        file.error_at(range.start, "missing field `title`")
+                            .with_hint("add the post's title: title: \"…\""),
+                    );
+                }
+                return Err(errors);
+            };
+            let date = match date {
+                None => None,
+                Some(value) => match crate::front::yaml_date(&value) {
+                    Some(d) => Some(d),
+                    None => {
+                        errors.push(
+                            file.error_at(
+                                crate::front::key_offset(file, range, "date"),
+                                format!(
+                                    "`date: {}` is not a date",
+                                    value
+                                        .as_str()
+                                        .map_or_else(|| value.to_string(), str::to_string)
+                                ),
+                            )
+                            .with_hint("write it as date: 2024-05-31"),
+                        );
+                        None
+                    }
+                },
+            };
+            let [
+                draft,
+                slug,
+                translation_key,
+                lang,
+                categories,
+                taxonomies,
+                description,
+                aliases,
+                weight,
+                cover,
+                image,
+            ] = tool_keys;
+            let meta = FrontMatter {
+                title,
+                date,
+                tags: typed(file, range, "tags", tags, "a list of strings", &mut errors)
+                    .unwrap_or_default(),
+                summary: typed(file, range, "summary", summary, "a string", &mut errors),
+                short_title,
+                plugins: typed(file, range, "plugins", plugins, "a mapping", &mut errors)
+                    .unwrap_or_default(),
+                translation_of: typed(
+                    file,
+                    range,
+                    "translation-of",
+                    translation_of,
+                    "a mapping",
+                    &mut errors,
+                ),
+                opening: typed(file, range, "opening", opening, "a string", &mut errors),
+                lint: typed(file, range, "lint", lint, "a mapping", &mut errors),
+                draft,
+                slug,
+                translation_key,
+                lang,
+                categories,
+                taxonomies,
+                description,
+                aliases,
+                weight,
+                cover,
+                image,
+            };
+            if errors.is_empty() {
+                Ok(meta)
+            } else {
+                Err(errors)
+            }
+        }
+    }
+}
 
 /// The front matter's `short-title`: a non-empty string of one line,
 /// smartened like the title; an error at its line otherwise.
@@ -106,9 +280,26 @@ pub fn load_post_with(
     hook: Option<&dyn crate::rewrite::SourceHook>,
 ) -> Result<Post, Vec<Diagnostic>> {
     let file = SourceFile::read(path).map_err(|d| vec![d])?;
-    let (front, body_start) = split_front_matter(&file)?;
-    let mut meta: FrontMatter = toml::from_str(&file.text[front.clone()])
-        .map_err(|e| vec![file.toml_error(&e, front.start)])?;
+    let split = crate::front::split(&file)?;
+    let mut front_warnings = Vec::new();
+    let mut meta = parse_front(&file, &split, &mut front_warnings)?;
+    let (front, body_start) = (split.range.clone(), split.body_start);
+    let mapped = crate::front::map_tool_keys(
+        &file,
+        &front,
+        meta.tool_keys(),
+        meta.summary.is_some(),
+        slug,
+        &mut front_warnings,
+    );
+    if meta.summary.is_none() {
+        meta.summary = mapped.summary;
+    }
+    for tag in mapped.tags {
+        if !meta.tags.contains(&tag) {
+            meta.tags.push(tag);
+        }
+    }
     let mut errors = Vec::new();
     let translation_of = match meta.translation_of.take() {
         Some(raw) => crate::translation::check(&file, &front, raw)
@@ -148,6 +339,7 @@ pub fn load_post_with(
         .map(|d| lines.diagnostic(d).in_file(&file.display))
         .partition(Diagnostic::is_error);
     warnings.extend(hook_warnings);
+    warnings.splice(0..0, front_warnings);
     errors.extend(parse_errors);
     let mut blocks = parsed.blocks;
     let before = errors.len();
@@ -235,15 +427,17 @@ pub struct PostHeader {
     pub front: std::ops::Range<usize>,
     /// Where the Markdown body starts.
     pub body_start: usize,
+    /// TOML or YAML.
+    pub format: FrontFormat,
 }
 
 /// Reads the front matter of the post at `path`, with the same checks as
 /// [`load_post`] for the keys it returns.
 pub fn read_header(path: &Path) -> Result<PostHeader, Vec<Diagnostic>> {
     let file = SourceFile::read(path).map_err(|d| vec![d])?;
-    let (front, body_start) = split_front_matter(&file)?;
-    let meta: FrontMatter = toml::from_str(&file.text[front.clone()])
-        .map_err(|e| vec![file.toml_error(&e, front.start)])?;
+    let split = crate::front::split(&file)?;
+    let meta = parse_front(&file, &split, &mut Vec::new())?;
+    let (front, body_start, format) = (split.range.clone(), split.body_start, split.format);
     let translation_of = meta
         .translation_of
         .map(|raw| crate::translation::check(&file, &front, raw))
@@ -257,37 +451,9 @@ pub fn read_header(path: &Path) -> Result<PostHeader, Vec<Diagnostic>> {
         translation_of,
         front,
         body_start,
+        format,
         file,
     })
-}
-
-/// The byte range of the front matter's TOML and where the body starts.
-fn split_front_matter(
-    file: &SourceFile,
-) -> Result<(std::ops::Range<usize>, usize), Vec<Diagnostic>> {
-    let text = &file.text;
-    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let first_line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-    if text[start..first_line_end].trim_end() != FENCE {
-        return Err(vec![
-            file.error_at(start, "the post does not start with front matter")
-                .with_hint(
-                    "begin the file with a line `+++`, then `title = \"…\"`, then a line `+++`",
-                ),
-        ]);
-    }
-    let toml_start = (first_line_end + 1).min(text.len());
-    let mut offset = toml_start;
-    for line in text[toml_start..].split_inclusive('\n') {
-        if line.trim_end() == FENCE {
-            return Ok((toml_start..offset, offset + line.len()));
-        }
-        offset += line.len();
-    }
-    Err(vec![
-        file.error_at(start, "the front matter is never closed")
-            .with_hint("end the front matter with a line that holds only `+++`"),
-    ])
 }
 
 /// Checks every image and gives each a name inside the book: url -> asset.
@@ -571,5 +737,79 @@ mod tests {
             panic!()
         };
         assert!(matches!(&content[0], Inline::Image { url, .. } if url == "images/p/1-fig.png"));
+    }
+
+    #[test]
+    fn yaml_front_matter_reads_the_same_keys() {
+        let post = load("---\ntitle: \"T\"\ndate: 2024-01-02 10:00:00 +0200\ntags: [x]\nsummary: S\n---\n\nHello *world*.\n").unwrap();
+        assert_eq!(post.chapter.title, "T");
+        assert_eq!(post.chapter.date.as_deref(), Some("2024-01-02"));
+        assert_eq!(post.chapter.tags, ["x"]);
+        assert_eq!(post.chapter.summary.as_deref(), Some("S"));
+        assert!(post.warnings.is_empty(), "{:?}", post.warnings);
+    }
+
+    #[test]
+    fn yaml_maps_tool_keys_and_sums_up_unknown_ones() {
+        let post = load("---\ntitle: T\nlayout: post\ndescription: D\ncategories: [c]\ntags: [t]\ncomments: true\nweight: 3\ndraft: true\n---\nText.\n").unwrap();
+        assert_eq!(post.chapter.summary.as_deref(), Some("D"));
+        assert_eq!(post.chapter.tags, ["t", "c"]);
+        let texts: Vec<String> = post.warnings.iter().map(ToString::to_string).collect();
+        assert!(
+            texts.iter().any(|w| w.contains(
+                ":3:1: warning: front-matter keys stoa does not use, ignored: `layout`, `comments`"
+            )),
+            "{texts:?}"
+        );
+        assert!(
+            texts
+                .iter()
+                .any(|w| w.contains(":9:1: warning: the post is marked as a draft")),
+            "{texts:?}"
+        );
+        assert!(
+            texts
+                .iter()
+                .any(|w| w.contains(":8:1: warning: front-matter keys ignored: weight")),
+            "{texts:?}"
+        );
+    }
+
+    #[test]
+    fn toml_takes_tool_keys_but_refuses_unknown_ones() {
+        let post = load("+++\ntitle = \"T\"\ncategories = [\"c\"]\nslug = \"other\"\n+++\nText.\n")
+            .unwrap();
+        assert_eq!(post.chapter.tags, ["c"]);
+        assert!(
+            post.warnings[0].message.contains("`slug` is `other`"),
+            "{}",
+            post.warnings[0]
+        );
+        assert_eq!(post.warnings[0].line, Some(4));
+    }
+
+    #[test]
+    fn yaml_errors_have_their_line() {
+        let errs = load("---\ntitle: t\ntags: [a\n---\n").unwrap_err();
+        assert!(errs[0].line.unwrap() >= 3, "{}", errs[0]);
+        let errs = load("---\ntitle: t\nsummary: [1]\n---\n").unwrap_err();
+        assert_eq!(errs[0].line, Some(3), "{}", errs[0]);
+        assert!(
+            errs[0]
+                .message
+                .contains("`summary` must be a string, not array"),
+            "{}",
+            errs[0]
+        );
+        let errs = load("---\ntags: [a]\n---\n").unwrap_err();
+        assert!(
+            errs[0].message.contains("missing field `title`"),
+            "{}",
+            errs[0]
+        );
+        let errs = load("---\ntitle: t\ndate: soon\n---\n").unwrap_err();
+        assert_eq!(errs[0].line, Some(3), "{}", errs[0]);
+        let errs = load("---\ntitle: t\n").unwrap_err();
+        assert!(errs[0].message.contains("never closed"), "{}", errs[0]);
     }
 }

@@ -56,7 +56,7 @@ pub(crate) fn key_line(file: &SourceFile, front: &std::ops::Range<usize>, key: &
     for line in text.split_inclusive('\n') {
         let rest = line.trim_start();
         if let Some(after) = rest.strip_prefix(key)
-            && after.trim_start().starts_with('=')
+            && (after.trim_start().starts_with('=') || after.starts_with(':'))
         {
             return crate::source::line_col(&file.text, offset).0;
         }

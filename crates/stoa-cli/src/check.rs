@@ -164,6 +164,11 @@ fn lint(books_dir: &std::path::Path, books: &[String], langs: &[String]) -> Vec<
                     text: &header.file.text,
                     body_start: header.body_start,
                     front: header.front.clone(),
+                    front_table: (header.format == stoa_book::FrontFormat::Yaml)
+                        .then(|| {
+                            stoa_book::yaml_table(&header.file.text[header.front.clone()]).ok()
+                        })
+                        .flatten(),
                     lang: &lang.tag,
                     dir: Some(&folder),
                     glossary_headings: &headings,

@@ -24,6 +24,7 @@ macro_rules! out {
 }
 
 mod check;
+mod import;
 mod new;
 mod plugin_list;
 mod plugin_new;
@@ -60,6 +61,9 @@ enum Command {
     /// Start a new book: a project folder with a commented book.toml and a
     /// sample post per language, ready for `stoa build`.
     New(new::NewArgs),
+    /// Make a blog a stoa project: a Hugo, Jekyll or Zola site folder, or a
+    /// WordPress, Ghost, Substack or feed export, into books/ and book.toml.
+    Import(import::ImportArgs),
     /// List the plugins stoa can find (built in, in plugin folders, in each
     /// book's `plugin-dir`), with their versions, ABI and hooks.
     Plugins(plugin_list::PluginsArgs),
@@ -204,6 +208,7 @@ fn dispatch(cli: Cli, renderers: &Renderers) -> ExitCode {
         Command::Serve(args) => serve(args, renderers),
         Command::Watch(args) => watch::run(args, renderers),
         Command::New(args) => new::run(args),
+        Command::Import(args) => import::run(args),
         Command::Plugins(args) => plugin_list::run(args),
         Command::Plugin(command) => plugin_new::run(command),
         Command::Theme(args) => theme::run(args),

@@ -44,6 +44,10 @@ pub(crate) struct PluginNewArgs {
     /// crates/stoa-sdk); default: those this stoa was built from.
     #[arg(long, value_name = "DIR")]
     sdk: Option<PathBuf>,
+    /// Also say how to build it as a WebAssembly plugin (a `.wasm` that
+    /// stoa runs sandboxed, from the same source).
+    #[arg(long)]
+    wasm: bool,
 }
 
 /// Runs `stoa plugin <command>`.
@@ -53,7 +57,7 @@ pub(crate) fn run(command: PluginCommand) -> ExitCode {
         .dir
         .clone()
         .unwrap_or_else(|| PathBuf::from(&args.name));
-    match create(&args.name, &dir, args.sdk.as_deref()) {
+    match create(&args.name, &dir, args.sdk.as_deref(), args.wasm) {
         Ok(notes) => {
             for note in notes {
                 eprintln!("note: {note}");
@@ -61,6 +65,21 @@ pub(crate) fn run(command: PluginCommand) -> ExitCode {
             let name = &args.name;
             let cd = dir.display();
             let lib = library_file(name);
+            if args.wasm {
+                let wasm = wasm_file(name);
+                say(&format!(
+                    "created the plugin `{name}` in {cd}, for WebAssembly\n\n  \
+                     cd {cd}\n  \
+                     cargo test              # its test, with stoa's test kit (natively)\n  \
+                     rustup target add wasm32-unknown-unknown\n  \
+                     cargo build --release --target wasm32-unknown-unknown\n  \
+                     # -> target/wasm32-unknown-unknown/release/{wasm}\n\n\
+                     Then turn it on in a book.toml with [plugins.{name}] and build with\n  \
+                     stoa build --plugin-dir {cd}/target/wasm32-unknown-unknown/release\n\
+                     The guide: docs/plugins.md in stoa's sources, \"WebAssembly plugins\"."
+                ));
+                return ExitCode::SUCCESS;
+            }
             say(&format!(
                 "created the plugin `{name}` in {cd}\n\n  \
                  cd {cd}\n  \
@@ -81,7 +100,7 @@ pub(crate) fn run(command: PluginCommand) -> ExitCode {
 
 /// Writes the plugin crate into `dir`; the notes to print. Nothing is
 /// written when an argument is wrong.
-fn create(name: &str, dir: &Path, sdk: Option<&Path>) -> Result<Vec<String>, Failure> {
+fn create(name: &str, dir: &Path, sdk: Option<&Path>, wasm: bool) -> Result<Vec<String>, Failure> {
     check_name(name)?;
     let sdk = find_sdk(sdk)?;
     check_empty(dir, "pick another name, or --dir a new folder")?;
@@ -100,7 +119,7 @@ fn create(name: &str, dir: &Path, sdk: Option<&Path>) -> Result<Vec<String>, Fai
             &format!("tests/{}.rs", name.replace('-', "_")),
             test_rs(name, &ty),
         ),
-        ("README.md", readme(name)),
+        ("README.md", readme(name, wasm)),
         (".gitignore", "/target\n".to_string()),
     ];
     for (file, text) in files {
@@ -431,8 +450,41 @@ fn a_misspelt_setting_is_an_error_naming_it() {
         )
 }
 
-fn readme(name: &str) -> String {
+/// The file a wasm32 build of plugin `name` makes: what stoa looks for.
+fn wasm_file(name: &str) -> String {
+    format!("stoa_plugin_{}.wasm", name.replace('-', "_"))
+}
+
+/// How to build the plugin for WebAssembly, for the README of `--wasm`.
+fn readme_wasm(name: &str) -> String {
     format!(
+        "
+## As a WebAssembly plugin
+
+The same source builds a `.wasm` that stoa runs sandboxed (no files, no
+environment, a budget of time and memory per call), on any platform:
+
+    rustup target add wasm32-unknown-unknown
+    cargo build --release --target wasm32-unknown-unknown
+    # -> target/wasm32-unknown-unknown/release/{wasm}
+
+    stoa build --plugin-dir path/to/{name}/target/wasm32-unknown-unknown/release
+
+`export_plugin!` adds the exports stoa calls in a WebAssembly build; the
+tests (`cargo test`) run the same code natively. `time-limit` in
+`[plugins.{name}]` sets each call's budget, `memory-limit` its memory (MiB).
+",
+        wasm = wasm_file(name),
+    )
+}
+
+fn readme(name: &str, wasm: bool) -> String {
+    let wasm = if wasm {
+        readme_wasm(name)
+    } else {
+        String::new()
+    };
+    let text = format!(
         "\
 # The `{name}` stoa plugin
 
@@ -470,7 +522,8 @@ The guide to every hook, the document tree and the C ABI is
 ",
         test = name.replace('-', "_"),
         lib = library_file(name),
-    )
+    );
+    text + &wasm
 }
 
 #[cfg(test)]
@@ -496,6 +549,14 @@ mod tests {
     }
 
     #[test]
+    fn a_wasm_plugin_says_how_to_build_its_wasm() {
+        let readme = readme("reading-time", true);
+        assert!(readme.contains("cargo build --release --target wasm32-unknown-unknown"));
+        assert!(readme.contains("release/stoa_plugin_reading_time.wasm"));
+        assert!(!super::readme("reading-time", false).contains("wasm32"));
+    }
+
+    #[test]
     fn types_are_camel_case() {
         assert_eq!(type_name("reading-time"), "ReadingTime");
         assert_eq!(type_name("a_b-c"), "ABC");
@@ -511,7 +572,7 @@ mod tests {
     fn a_folder_that_is_not_empty_is_refused_and_left_alone() {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::write(tmp.path().join("keep.txt"), "mine").unwrap();
-        let (message, _) = create("demo", tmp.path(), None).unwrap_err();
+        let (message, _) = create("demo", tmp.path(), None, false).unwrap_err();
         assert!(message.contains("is not empty"), "{message}");
         assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
     }

@@ -64,9 +64,13 @@ pub(crate) fn apply(post: &Post, blocks: &[Block], hits: Vec<Hit>) -> Vec<Hit> {
 /// `[lint.allow]` of the front matter: each key a lint, each value the reason.
 fn front_matter(post: &Post, problems: &mut Vec<Hit>) -> Vec<Silence> {
     let front = post.text.get(post.front.clone()).unwrap_or("");
-    let Ok(table) = front.parse::<toml::Table>() else {
-        // stoa check reports a front matter that is not TOML already.
-        return Vec::new();
+    let table = match &post.front_table {
+        Some(table) => table.clone(),
+        None => match front.parse::<toml::Table>() {
+            Ok(table) => table,
+            // stoa check reports a front matter that is not TOML already.
+            Err(_) => return Vec::new(),
+        },
     };
     let Some(lint) = table.get("lint") else {
         return Vec::new();

@@ -6,6 +6,7 @@ mod glossary;
 mod links;
 mod scan;
 mod structure;
+mod syntax;
 mod words;
 
 use std::path::Path;
@@ -31,11 +32,14 @@ pub enum Lint {
     EmptySection,
     /// A silence that is malformed, has no reason, or silences nothing.
     Silence,
+    /// A Hugo or Zola shortcode, a Liquid tag, or what `stoa import` could
+    /// not convert, left in a post.
+    ToolSyntax,
 }
 
 impl Lint {
     /// Every lint, in the order they are documented.
-    pub const ALL: [Lint; 8] = [
+    pub const ALL: [Lint; 9] = [
         Lint::DanglingLeadIn,
         Lint::MissingReferent,
         Lint::WebOnly,
@@ -44,6 +48,7 @@ impl Lint {
         Lint::BrokenLink,
         Lint::EmptySection,
         Lint::Silence,
+        Lint::ToolSyntax,
     ];
 
     /// The id an author writes to silence it.
@@ -57,6 +62,7 @@ impl Lint {
             Lint::BrokenLink => "broken-link",
             Lint::EmptySection => "empty-section",
             Lint::Silence => "silence",
+            Lint::ToolSyntax => "tool-syntax",
         }
     }
 
@@ -89,6 +95,9 @@ pub struct Post<'a> {
     pub body_start: usize,
     /// The byte range of the front matter's TOML, if any.
     pub front: std::ops::Range<usize>,
+    /// The front matter's keys when it is not TOML (YAML between `---`
+    /// lines, read by stoa-book); `None`: `front` is read as TOML.
+    pub front_table: Option<toml::Table>,
     /// The post's language tag, e.g. `pt-BR`.
     pub lang: &'a str,
     /// The post's folder, against which relative links are checked.
@@ -119,6 +128,7 @@ pub fn lint_post(post: &Post) -> Vec<Finding> {
     words::foreign_sentences(&blocks, post.lang, &mut hits);
     glossary::unused_terms(&blocks, post.glossary_headings, &mut hits);
     links::broken_links(&blocks, post.dir, &mut hits);
+    syntax::leftover_syntax(&blocks, post.text, &mut hits);
     let hits = allow::apply(post, &blocks, hits);
     let lines = LineIndex::new(post.text);
     let mut findings: Vec<Finding> = hits
@@ -173,6 +183,7 @@ pub(crate) fn test_post(front: &str, body: &str, lang: &str) -> Vec<Finding> {
         text: &text,
         body_start: front_end + 4,
         front: 4..front_end,
+        front_table: None,
         lang,
         dir: None,
         glossary_headings: &[],

@@ -17,7 +17,11 @@ pub(crate) fn broken_links(blocks: &[Block], dir: Option<&Path>, hits: &mut Vec<
         for (target, offset) in &block.links {
             let problem = if let Some(anchor) = target.strip_prefix('#') {
                 let anchor = percent_decode(anchor);
-                (!anchor.is_empty() && !ids.contains(&anchor.as_str()))
+                // `#slug` leads to another post's chapter.
+                let other_post = dir.and_then(Path::parent).is_some_and(|posts| {
+                    !anchor.contains(['/', '\\', '.']) && posts.join(&anchor).is_dir()
+                });
+                (!anchor.is_empty() && !ids.contains(&anchor.as_str()) && !other_post)
                     .then(|| format!("the link to `#{anchor}` names no heading of this post"))
             } else if is_relative(target) {
                 let path = percent_decode(target.split(['#', '?']).next().unwrap_or(""));
@@ -101,6 +105,7 @@ mod tests {
             text,
             body_start: text.rfind("+++\n").unwrap() + 4,
             front: 4..18,
+            front_table: None,
             lang: "en",
             dir: Some(&dir),
             glossary_headings: &[],
@@ -116,5 +121,26 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("stoa-lint-links-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    #[test]
+    fn an_anchor_naming_another_post_is_its_chapter() {
+        let dir = tempfile::tempdir().unwrap();
+        let posts = dir.path();
+        std::fs::create_dir_all(posts.join("this")).unwrap();
+        std::fs::create_dir_all(posts.join("other")).unwrap();
+        let text = "+++\ntitle = \"t\"\n+++\n[a](#other) and [b](#nobody)\n";
+        let post = Post {
+            text,
+            body_start: text.rfind("+++\n").unwrap() + 4,
+            front: 4..18,
+            front_table: None,
+            lang: "en",
+            dir: Some(&posts.join("this")),
+            glossary_headings: &[],
+        };
+        let f = lint_post(&post);
+        assert_eq!(ids(&f), ["broken-link"]);
+        assert!(f[0].message.contains("#nobody"), "{}", f[0].message);
     }
 }

@@ -106,12 +106,20 @@ pub fn mark(folder: &Path, lang: &str, from: Option<&str>) -> Result<Marked, Vec
         ]);
     }
     let (fingerprint, paragraphs) = mark_of(&source);
-    let line = format!(
-        "{TRANSLATION_OF} = {{ lang = \"{from}\", fingerprint = \"{fingerprint}\", paragraphs = \"{paragraphs}\" }}"
-    );
+    let yaml = header.format == stoa_book::FrontFormat::Yaml;
+    let line = if yaml {
+        format!(
+            "{TRANSLATION_OF}: {{ lang: \"{from}\", fingerprint: \"{fingerprint}\", paragraphs: \"{paragraphs}\" }}"
+        )
+    } else {
+        format!(
+            "{TRANSLATION_OF} = {{ lang = \"{from}\", fingerprint = \"{fingerprint}\", paragraphs = \"{paragraphs}\" }}"
+        )
+    };
     let text = &header.file.text;
     let front = &header.front;
-    let new_front = set_key(&text[front.clone()], &line)
+    let set = if yaml { set_yaml_key } else { set_key };
+    let new_front = set(&text[front.clone()], &line)
         .map_err(|why| vec![Diagnostic::error(why).in_file(&header.file.display)])?;
     let new_text = format!(
         "{}{}{}",
@@ -206,6 +214,55 @@ pub fn set_key(front: &str, line: &str) -> Result<String, String> {
     Ok(out)
 }
 
+/// The YAML front matter `front` with the root key written as `line`: in
+/// place of the old key (and the indented lines of its value), else at the
+/// end. Refuses, as [`set_key`] does, a result that would not read back as
+/// the same front matter with only that key changed.
+pub fn set_yaml_key(front: &str, line: &str) -> Result<String, String> {
+    let eol = if front.contains("\r\n") { "\r\n" } else { "\n" };
+    let lines: Vec<&str> = front.split_inclusive('\n').collect();
+    let is_key = |l: &str| {
+        l.strip_prefix(TRANSLATION_OF)
+            .is_some_and(|rest| rest.trim_start().starts_with(':'))
+    };
+    let mut out = String::with_capacity(front.len() + line.len() + 2);
+    let mut replaced = false;
+    let mut skipping = false;
+    for l in &lines {
+        if skipping && (l.starts_with([' ', '\t']) || l.trim().is_empty()) {
+            continue;
+        }
+        skipping = false;
+        if !replaced && is_key(l) {
+            out.push_str(line);
+            out.push_str(eol);
+            replaced = true;
+            skipping = true;
+            continue;
+        }
+        out.push_str(l);
+    }
+    if !replaced {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push_str(eol);
+        }
+        out.push_str(line);
+        out.push_str(eol);
+    }
+    let refuse = || {
+        format!(
+            "stoa cannot add `{TRANSLATION_OF}` to this front matter without changing its meaning; write `{TRANSLATION_OF}: {{ … }}` as a one-line key, then mark again"
+        )
+    };
+    let mut old = stoa_book::yaml_table(front).map_err(|(_, e)| e)?;
+    let mut new = stoa_book::yaml_table(&out).map_err(|_| refuse())?;
+    old.remove(TRANSLATION_OF);
+    if !new.remove(TRANSLATION_OF).is_some_and(|v| v.is_table()) || old != new {
+        return Err(refuse());
+    }
+    Ok(out)
+}
+
 /// Both texts parse, and they differ only in the key.
 fn verify(before: &str, after: &str) -> Result<(), String> {
     let refuse = || {
@@ -269,5 +326,19 @@ mod tests {
     fn refuses_what_it_cannot_place_safely() {
         let front = "title = \"T\"\n[translation-of]\nlang = \"en\"\n";
         assert!(set_key(front, KEY).is_err());
+    }
+
+    #[test]
+    fn yaml_front_matter_gets_a_yaml_key() {
+        let line =
+            "translation-of: { lang: \"en\", fingerprint: \"0123456789abcdef\", paragraphs: \"\" }";
+        let out = set_yaml_key("title: T\ntags: [a]\n", line).unwrap();
+        assert_eq!(out, format!("title: T\ntags: [a]\n{line}\n"));
+        let again = set_yaml_key(
+            "title: T\ntranslation-of:\n  lang: fr\n  fingerprint: x\ntags: [a]\n",
+            line,
+        )
+        .unwrap();
+        assert_eq!(again, format!("title: T\n{line}\ntags: [a]\n"));
     }
 }

@@ -1,0 +1,357 @@
+//! The front matter of a Hugo, Jekyll or Zola content file (TOML between
+//! `+++`, YAML between `---`, or Hugo's JSON object), and the site
+//! configurations, read into TOML tables whatever their format.
+
+use crate::model::{Diagnostic, Place};
+use std::path::Path;
+
+/// A content file split into its front matter and its body.
+pub(crate) struct Front {
+    /// The front matter's keys (an empty table when there is none).
+    pub table: toml::Table,
+    /// The Markdown after it.
+    pub body: String,
+    /// The 1-based line the body starts on.
+    pub body_line: usize,
+    /// The 1-based line of each root key, for messages.
+    pub lines: Vec<(String, usize)>,
+}
+
+impl Front {
+    /// The line of the root key `key` (any case), else the first line.
+    pub fn line(&self, key: &str) -> usize {
+        self.lines
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map_or(1, |(_, l)| *l)
+    }
+
+    /// The value of `key`, its case ignored (Hugo's keys are).
+    pub fn get(&self, key: &str) -> Option<&toml::Value> {
+        get(&self.table, key)
+    }
+
+    /// A string value.
+    pub fn str(&self, key: &str) -> Option<String> {
+        self.get(key).and_then(scalar_string)
+    }
+
+    /// A string, or the strings of a list.
+    pub fn strings(&self, key: &str) -> Vec<String> {
+        self.get(key).map(strings).unwrap_or_default()
+    }
+
+    /// A boolean (`true`, or the string `"true"`).
+    pub fn bool(&self, key: &str) -> Option<bool> {
+        match self.get(key)? {
+            toml::Value::Boolean(b) => Some(*b),
+            toml::Value::String(s) => match s.trim() {
+                "true" | "yes" => Some(true),
+                "false" | "no" => Some(false),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The first of `keys` that holds a date; one that holds something
+    /// else is reported at its line of `file`.
+    pub fn first_date(
+        &self,
+        keys: &[&str],
+        file: &str,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Option<String> {
+        for key in keys {
+            let Some(value) = self.get(key) else { continue };
+            match date(value) {
+                Some(d) => return Some(d),
+                None => warnings.push(
+                    Place::new(file, Some(self.line(key)))
+                        .warning(format!("`{key}` is not a date stoa can read (YYYY-MM-DD); the post is imported without it"))
+                        .with_hint("write the date after the import: date = 2024-05-31"),
+                ),
+            }
+        }
+        None
+    }
+}
+
+/// `table[key]`, the key's case ignored.
+pub(crate) fn get<'t>(table: &'t toml::Table, key: &str) -> Option<&'t toml::Value> {
+    table.get(key).or_else(|| {
+        table
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, v)| v)
+    })
+}
+
+/// A string, number or boolean as text.
+pub(crate) fn scalar_string(value: &toml::Value) -> Option<String> {
+    match value {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        toml::Value::Float(f) => Some(f.to_string()),
+        toml::Value::Boolean(b) => Some(b.to_string()),
+        toml::Value::Datetime(d) => Some(d.to_string()),
+        _ => None,
+    }
+}
+
+/// A string, or the strings of a list.
+pub(crate) fn strings(value: &toml::Value) -> Vec<String> {
+    match value {
+        toml::Value::Array(items) => items.iter().filter_map(scalar_string).collect(),
+        other => scalar_string(other)
+            .map(|s| {
+                // Jekyll's `tags: a b` is a list separated by spaces;
+                // `categories: "a, b"` is common too.
+                if s.contains(',') {
+                    s.split(',')
+                        .map(|t| t.trim().to_string())
+                        .filter(|t| !t.is_empty())
+                        .collect()
+                } else {
+                    vec![s]
+                }
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// A date as ISO 8601 text: a TOML date or datetime, or a string such as
+/// `2024-05-31`, `2024-05-31 10:00:00 +0200` or `2024-05-31T10:00:00Z`;
+/// `None` when it does not start with a valid day.
+pub(crate) fn date(value: &toml::Value) -> Option<String> {
+    let text = match value {
+        toml::Value::Datetime(d) => d.to_string(),
+        toml::Value::String(s) => s.trim().to_string(),
+        _ => return None,
+    };
+    valid_day(&text).then(|| text.replacen(' ', "T", 1))
+}
+
+/// True when `text` starts with `YYYY-MM-DD` of a real month and day.
+pub(crate) fn valid_day(text: &str) -> bool {
+    let Some(day) = text.get(..10) else {
+        return false;
+    };
+    let b = day.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    if !(digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)) {
+        return false;
+    }
+    let month: u32 = day[5..7].parse().unwrap_or(0);
+    let d: u32 = day[8..10].parse().unwrap_or(0);
+    (1..=12).contains(&month) && (1..=31).contains(&d)
+}
+
+/// Splits `text` (the file `file`) into front matter and body.
+pub(crate) fn split(text: &str, file: &str) -> Result<Front, Diagnostic> {
+    let first_end = text.find('\n').map_or(text.len(), |i| i + 1);
+    let first = text[..first_end].trim_end();
+    let (fence, kind) = match first {
+        "+++" => ("+++", "toml"),
+        "---" => ("---", "yaml"),
+        "{" => ("}", "json"),
+        _ => {
+            return Ok(Front {
+                table: toml::Table::new(),
+                body: text.to_string(),
+                body_line: 1,
+                lines: Vec::new(),
+            });
+        }
+    };
+    let mut offset = first_end;
+    let mut close = None;
+    for line in text[first_end..].split_inclusive('\n') {
+        if line.trim_end() == fence {
+            close = Some((offset, offset + line.len()));
+            break;
+        }
+        offset += line.len();
+    }
+    let Some((front_end, body_start)) = close else {
+        return Err(Place::new(file, Some(1))
+            .error("the front matter is never closed")
+            .with_hint(format!("end it with a line that holds only `{fence}`")));
+    };
+    let front = &text[first_end..front_end];
+    let base_line = 2;
+    let table = match kind {
+        "toml" => toml::from_str::<toml::Table>(front).map_err(|e| {
+            let line = e
+                .span()
+                .map_or(0, |s| crate::util::line_of(front, s.start) - 1);
+            Place::new(file, Some(base_line + line))
+                .error(format!(
+                    "the TOML front matter is not valid: {}",
+                    e.message().trim()
+                ))
+                .with_hint("fix the front matter, then import again")
+        })?,
+        "yaml" => stoa_book::yaml_table(front).map_err(|(at, message)| {
+            let line = crate::util::line_of(front, at) - 1;
+            Place::new(file, Some(base_line + line))
+                .error(format!("the YAML front matter is not valid: {message}"))
+                .with_hint("fix the front matter, then import again")
+        })?,
+        _ => {
+            let json = &text[..body_start];
+            let value: serde_json::Value = serde_json::from_str(json).map_err(|e| {
+                Place::new(file, Some(e.line()))
+                    .error(format!("the JSON front matter is not valid: {e}"))
+                    .with_hint("fix the front matter, then import again")
+            })?;
+            match json_to_toml(value, 0) {
+                Some(toml::Value::Table(t)) => t,
+                _ => toml::Table::new(),
+            }
+        }
+    };
+    let mut lines = Vec::new();
+    for (i, line) in front.lines().enumerate() {
+        if line.starts_with([' ', '\t']) {
+            continue;
+        }
+        let key = line
+            .split([':', '='])
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .trim_matches('"');
+        if !key.is_empty() && !key.starts_with('#') {
+            lines.push((key.to_string(), base_line + i));
+        }
+    }
+    Ok(Front {
+        table,
+        body: text[body_start..].to_string(),
+        body_line: crate::util::line_of(text, body_start),
+        lines,
+    })
+}
+
+/// A JSON value as TOML (nulls dropped).
+fn json_to_toml(value: serde_json::Value, depth: usize) -> Option<toml::Value> {
+    use serde_json::Value as J;
+    if depth > 64 {
+        return None;
+    }
+    Some(match value {
+        J::Null => return None,
+        J::Bool(b) => toml::Value::Boolean(b),
+        J::Number(n) => match n.as_i64() {
+            Some(i) => toml::Value::Integer(i),
+            None => toml::Value::Float(n.as_f64().unwrap_or(0.0)),
+        },
+        J::String(s) => toml::Value::String(s),
+        J::Array(items) => toml::Value::Array(
+            items
+                .into_iter()
+                .filter_map(|v| json_to_toml(v, depth + 1))
+                .collect(),
+        ),
+        J::Object(map) => toml::Value::Table(
+            map.into_iter()
+                .filter_map(|(k, v)| json_to_toml(v, depth + 1).map(|v| (k, v)))
+                .collect(),
+        ),
+    })
+}
+
+/// Reads a configuration file (TOML, YAML or JSON, by its extension).
+pub(crate) fn read_config(path: &Path, max: u64) -> Result<toml::Table, Diagnostic> {
+    let text = crate::util::read_text(path, max)?;
+    let file = crate::util::display(path);
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    match ext {
+        "toml" => toml::from_str(&text).map_err(|e| {
+            let line = e.span().map_or(1, |s| crate::util::line_of(&text, s.start));
+            Place::new(&file, Some(line))
+                .error(format!(
+                    "the configuration is not valid TOML: {}",
+                    e.message().trim()
+                ))
+                .with_hint("fix it (the site's own tool would refuse it too), then import again")
+        }),
+        "yaml" | "yml" => stoa_book::yaml_table(&text).map_err(|(at, message)| {
+            Place::new(&file, Some(crate::util::line_of(&text, at)))
+                .error(format!("the configuration is not valid YAML: {message}"))
+                .with_hint("fix it (the site's own tool would refuse it too), then import again")
+        }),
+        _ => {
+            let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+                Place::new(&file, Some(e.line()))
+                    .error(format!("the configuration is not valid JSON: {e}"))
+                    .with_hint("fix it, then import again")
+            })?;
+            match json_to_toml(value, 0) {
+                Some(toml::Value::Table(t)) => Ok(t),
+                _ => {
+                    Err(Place::new(&file, None).error("the configuration is not an object of keys"))
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_three_formats() {
+        let f = split(
+            "+++\ntitle = \"T\"\ndate = 2024-05-31T10:00:00Z\n+++\nBody\n",
+            "a.md",
+        )
+        .unwrap();
+        assert_eq!(f.str("title").as_deref(), Some("T"));
+        assert_eq!(
+            f.first_date(&["date"], "a.md", &mut Vec::new()).as_deref(),
+            Some("2024-05-31T10:00:00Z")
+        );
+        assert_eq!((f.body.as_str(), f.body_line), ("Body\n", 5));
+        assert_eq!(f.line("date"), 3);
+        let f = split(
+            "---\nTitle: T\ndate: 2024-05-31 10:00:00 +0200\ntags: a, b\n---\nB\n",
+            "a.md",
+        )
+        .unwrap();
+        assert_eq!(f.str("title").as_deref(), Some("T"));
+        assert_eq!(
+            f.first_date(&["date"], "a.md", &mut Vec::new()).as_deref(),
+            Some("2024-05-31T10:00:00 +0200")
+        );
+        assert_eq!(f.strings("tags"), ["a", "b"]);
+        let f = split("{\n\"title\": \"J\"\n}\nB\n", "a.md").unwrap();
+        assert_eq!(f.str("title").as_deref(), Some("J"));
+        assert_eq!(f.body, "B\n");
+        let f = split("# no front matter\n", "a.md").unwrap();
+        assert!(f.table.is_empty());
+    }
+
+    #[test]
+    fn errors_have_their_line() {
+        let e = split("---\ntitle: T\ntags: [a\n---\n", "a.md")
+            .err()
+            .unwrap();
+        assert!(e.to_string().starts_with("a.md:"), "{e}");
+        let e = split("+++\ntitle = \"T\"\nx = \n+++\n", "a.md")
+            .err()
+            .unwrap();
+        assert_eq!(e.line, Some(3), "{e}");
+        let e = split("---\ntitle: T\n", "a.md").err().unwrap();
+        assert!(e.message.contains("never closed"));
+    }
+
+    #[test]
+    fn days_are_checked() {
+        assert!(valid_day("2024-05-31"));
+        assert!(!valid_day("2024-13-01"));
+        assert!(!valid_day("May 2024"));
+    }
+}

@@ -1,0 +1,504 @@
+//! What the three site-folder readers (Hugo, Jekyll, Zola) share once each
+//! has found its posts: drafts left out, shortcodes or Liquid converted,
+//! references between posts resolved, images found inside the site.
+
+use crate::model::{
+    Diagnostic, Image, ImageData, ImportOptions, Imported, Place, Post, Site, Status,
+};
+use crate::syntax::{Context, Syntax};
+use crate::util::{Rewrite, Target};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// One content file, read, before its body is converted.
+pub(crate) struct Found {
+    /// The post, its body still in the tool's syntax.
+    pub post: Post,
+    /// Where the body starts.
+    pub body_place: Place,
+    /// The folder relative images are looked for in first.
+    pub dir: PathBuf,
+    /// The names a `ref`, `post_url`, `link` or `@/` link may give it.
+    pub names: Vec<String>,
+    /// A cover image (`cover`, `image` of the front matter), shown first.
+    pub cover: Option<String>,
+}
+
+/// A site, its root and where its files for `/…` addresses are.
+pub(crate) struct Layout<'a> {
+    /// The site's folder (canonical).
+    pub root: &'a Path,
+    /// Folders whose files the site serves from its root (`static/`, the
+    /// site's folder itself for Jekyll).
+    pub static_dirs: Vec<PathBuf>,
+    /// The tool.
+    pub syntax: Syntax,
+}
+
+/// A name as references write it: no leading `/` or `./`, no extension,
+/// no trailing `/`, lowercase.
+pub(crate) fn ref_name(name: &str) -> String {
+    let mut n = name
+        .trim()
+        .trim_start_matches("./")
+        .trim_start_matches('/')
+        .to_string();
+    for ext in [".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".html"] {
+        if let Some(stripped) = n.strip_suffix(ext) {
+            n = stripped.to_string();
+            break;
+        }
+    }
+    let n = n.trim_end_matches('/');
+    let n = n.strip_suffix("/index").unwrap_or(n);
+    n.to_lowercase()
+}
+
+/// Converts and checks every post found.
+pub(crate) fn finish(
+    found: Vec<Found>,
+    site: Site,
+    layout: &Layout<'_>,
+    options: &ImportOptions,
+    mut warnings: Vec<Diagnostic>,
+) -> Result<Imported, Vec<Diagnostic>> {
+    let total = found.len();
+    let (kept, drafts): (Vec<Found>, Vec<Found>) = found
+        .into_iter()
+        .partition(|f| options.drafts || f.post.status == Status::Published);
+    if !drafts.is_empty() {
+        let names: Vec<String> = drafts
+            .iter()
+            .take(5)
+            .map(|f| f.post.source.file.clone())
+            .collect();
+        let more = if drafts.len() > 5 {
+            format!(" and {} more", drafts.len() - 5)
+        } else {
+            String::new()
+        };
+        warnings.push(
+            Diagnostic::warning(format!(
+                "{} of {total} post files {}, left out: {}{more}",
+                drafts.len(),
+                if drafts.len() == 1 {
+                    "is a draft"
+                } else {
+                    "are drafts"
+                },
+                names.join(", ")
+            ))
+            .with_hint("import them too with --drafts"),
+        );
+    }
+    if kept.len() > options.max_posts {
+        return Err(vec![
+            Diagnostic::error(format!(
+                "the site has {} posts, more than the {} an import takes",
+                kept.len(),
+                options.max_posts
+            ))
+            .with_hint("import a smaller part of the site"),
+        ]);
+    }
+    // Names -> address, per language and for any language.
+    let mut by_lang: HashMap<(String, String), String> = HashMap::new();
+    let mut any: HashMap<String, String> = HashMap::new();
+    for f in &kept {
+        let Some(url) = f.post.urls.first() else {
+            continue;
+        };
+        let lang = f.post.lang.clone().unwrap_or_default().to_lowercase();
+        for name in &f.names {
+            let name = ref_name(name);
+            by_lang
+                .entry((name.clone(), lang.clone()))
+                .or_insert_with(|| url.clone());
+            any.entry(name).or_insert_with(|| url.clone());
+        }
+    }
+    let mut errors = Vec::new();
+    let mut posts = Vec::with_capacity(kept.len());
+    for f in kept {
+        let Found {
+            mut post,
+            body_place,
+            dir,
+            cover,
+            ..
+        } = f;
+        let lang = crate::util::canonical_tag(post.lang.as_deref().unwrap_or("en"));
+        let lower = lang.to_lowercase();
+        let resolve = |target: &str| -> Option<String> {
+            let (path, fragment) = match target.split_once('#') {
+                Some((p, f)) => (p, Some(f)),
+                None => (target, None),
+            };
+            let name = ref_name(path);
+            let url = by_lang
+                .get(&(name.clone(), lower.clone()))
+                .or_else(|| any.get(&name))
+                .or_else(|| {
+                    // `ref "other"`: the last segment alone.
+                    let last = name.rsplit('/').next().unwrap_or(&name).to_string();
+                    by_lang
+                        .get(&(last.clone(), lower.clone()))
+                        .or_else(|| any.get(&last))
+                })?;
+            Some(match fragment {
+                Some(f) => format!("{url}#{f}"),
+                None => url.clone(),
+            })
+        };
+        let title = post.title.clone();
+        let site_title = site.title.clone();
+        let site_description = site.description.clone();
+        let site_author = site.author.clone();
+        let variable = |name: &str| -> Option<String> {
+            match name {
+                "page.title" => Some(title.clone()),
+                "page.lang" => Some(lang.clone()),
+                "site.title" => site_title.clone(),
+                "site.description" => site_description.clone(),
+                "site.author" | "site.author.name" => site_author.clone(),
+                _ => None,
+            }
+        };
+        let cx = Context {
+            syntax: layout.syntax,
+            place: &body_place,
+            lang: &lang,
+            resolve: &resolve,
+            variable: &variable,
+        };
+        let source_body = if layout.syntax == Syntax::Jekyll {
+            crate::syntax::strip_kramdown(&post.body)
+        } else {
+            std::mem::take(&mut post.body)
+        };
+        let mut body = crate::syntax::convert(&source_body, &cx, &mut warnings);
+        if layout.syntax == Syntax::Zola {
+            body = crate::syntax::zola_links(&body, &body_place, &resolve, &mut warnings);
+        }
+        if let Some(cover) = cover {
+            body = format!(
+                "![{}]({})\n\n{}",
+                crate::util::escape_brackets(&post.title),
+                crate::util::destination(&cover),
+                body.trim_start_matches('\n')
+            );
+        }
+        let (body, images) = images(
+            &body,
+            &body_place,
+            &dir,
+            layout,
+            site.base_url.as_deref(),
+            &mut warnings,
+            &mut errors,
+        );
+        post.body = body;
+        post.images = images;
+        posts.push(post);
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Imported {
+        site,
+        posts,
+        warnings,
+    })
+}
+
+/// Image formats a book can hold, by extension.
+const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "gif", "webp", "svg"];
+
+/// The body with every image found in the site and named by its file name
+/// (remote and missing ones replaced by their text, reported); an image
+/// outside the site is an error.
+fn images(
+    body: &str,
+    place: &Place,
+    dir: &Path,
+    layout: &Layout<'_>,
+    base_url: Option<&str>,
+    warnings: &mut Vec<Diagnostic>,
+    errors: &mut Vec<Diagnostic>,
+) -> (String, Vec<Image>) {
+    let mut found: BTreeMap<PathBuf, String> = BTreeMap::new();
+    let mut images = Vec::new();
+    let out = crate::util::rewrite_destinations(body, &mut |target, dest, alt, offset| {
+        if target != Target::Image {
+            return Rewrite::Keep;
+        }
+        let at = crate::util::place_in(place, body, offset);
+        let text = if alt.trim().is_empty() {
+            "image".to_string()
+        } else {
+            alt.to_string()
+        };
+        let mut dest = dest.trim().to_string();
+        if let Some(base) = base_url {
+            let base = base.trim_end_matches('/');
+            if !base.is_empty()
+                && let Some(rest) = dest.strip_prefix(base)
+                && (rest.starts_with('/') || rest.is_empty())
+            {
+                dest = rest.to_string();
+            }
+        }
+        if dest.starts_with("//") || dest.contains("://") || dest.starts_with("data:") {
+            warnings.push(
+                at.warning(format!("the image `{}` is on the web; stoa import reads no network, so it became a link", excerpt(&dest)))
+                    .with_hint("download it into the post's folder and write ![…](its-file-name)"),
+            );
+            if dest.starts_with("data:") {
+                return Rewrite::Whole(crate::util::escape_brackets(&text));
+            }
+            return Rewrite::Whole(format!(
+                "[{}]({})",
+                crate::util::escape_brackets(&text),
+                crate::util::destination(&dest)
+            ));
+        }
+        let path_part = dest.split(['?', '#']).next().unwrap_or("").to_string();
+        let decoded = percent_decode(&path_part);
+        let candidates: Vec<PathBuf> = if let Some(rooted) = decoded.strip_prefix('/') {
+            let mut c: Vec<PathBuf> = layout.static_dirs.iter().map(|d| d.join(rooted)).collect();
+            if layout.syntax != Syntax::Jekyll {
+                c.push(layout.root.join("content").join(rooted));
+            }
+            c
+        } else {
+            let mut c = vec![dir.join(&decoded)];
+            c.extend(layout.static_dirs.iter().map(|d| d.join(&decoded)));
+            c
+        };
+        let mut outside = false;
+        let mut real = None;
+        for candidate in &candidates {
+            if candidate.symlink_metadata().is_err() {
+                continue;
+            }
+            match crate::util::inside(layout.root, candidate) {
+                Some(r) => {
+                    real = Some(r);
+                    break;
+                }
+                None => outside = true,
+            }
+        }
+        if real.is_none() && (outside || escapes(&decoded, dir, layout.root)) {
+            errors.push(
+                at.error(format!("the image `{}` is outside the site's folder", excerpt(&dest)))
+                    .with_hint("copy the image into the site (beside the post, or in its static folder), then import again"),
+            );
+            return Rewrite::Keep;
+        }
+        let Some(real) = real else {
+            warnings.push(
+                at.warning(format!(
+                    "the image `{}` is not in the site; its description is kept instead",
+                    excerpt(&dest)
+                ))
+                .with_hint(
+                    "put the image beside the post after the import and write ![…](its-file-name)",
+                ),
+            );
+            return Rewrite::Whole(format!(
+                "*{}*",
+                crate::util::escape_brackets(&text).replace('*', "")
+            ));
+        };
+        let ext = real
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if !IMAGE_EXTENSIONS.contains(&ext.as_str()) {
+            warnings.push(
+                at.warning(format!("`{}` is not an image a book can hold (PNG, JPEG, GIF, WebP or SVG); its description is kept instead", excerpt(&dest)))
+                    .with_hint("convert it to PNG or JPEG beside the post after the import"),
+            );
+            return Rewrite::Whole(format!(
+                "*{}*",
+                crate::util::escape_brackets(&text).replace('*', "")
+            ));
+        }
+        if let Err(why) = stoa_book::limits::regular_file(&real, stoa_book::limits::MAX_IMAGE_BYTES)
+        {
+            warnings.push(
+                at.warning(format!(
+                    "the image `{}` {why}; its description is kept instead",
+                    excerpt(&dest)
+                ))
+                .with_hint("make it smaller, then import again"),
+            );
+            return Rewrite::Whole(format!(
+                "*{}*",
+                crate::util::escape_brackets(&text).replace('*', "")
+            ));
+        }
+        if let Some(name) = found.get(&real) {
+            return Rewrite::Dest(name.clone());
+        }
+        let file_name = real
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "image".into());
+        let mut name = safe_file_name(&file_name);
+        let mut n = 2;
+        while found.values().any(|v| *v == name) {
+            name = format!("{n}-{}", safe_file_name(&file_name));
+            n += 1;
+        }
+        found.insert(real.clone(), name.clone());
+        images.push(Image {
+            name: name.clone(),
+            data: ImageData::Path(real),
+        });
+        Rewrite::Dest(name)
+    });
+    (out, images)
+}
+
+/// True when `path`, taken from `dir`, climbs out of `root`.
+fn escapes(path: &str, dir: &Path, root: &Path) -> bool {
+    if path.starts_with('/') {
+        return path.split('/').any(|p| p == "..");
+    }
+    let Ok(rel) = dir.strip_prefix(root) else {
+        return true;
+    };
+    let mut depth = rel.components().count() as i64;
+    for part in path.split('/') {
+        match part {
+            ".." => depth -= 1,
+            "." | "" => {}
+            _ => depth += 1,
+        }
+        if depth < 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// A file name safe on every system: ASCII letters, digits, `.`, `-`, `_`.
+pub(crate) fn safe_file_name(name: &str) -> String {
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == '_' {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    while out.starts_with('.') {
+        out.remove(0);
+    }
+    if out.is_empty() {
+        out = "image".into();
+    }
+    out
+}
+
+fn excerpt(text: &str) -> String {
+    let t: String = text.chars().take(100).collect();
+    if t.len() < text.len() {
+        format!("{t}…")
+    } else {
+        t
+    }
+}
+
+/// `%20` and friends decoded; malformed escapes left as they are.
+pub(crate) fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A permalink from a pattern with `:year`, `:month`, `:day`, `:slug`,
+/// `:title`, `:filename`, `:section`, `:categories` (Hugo's and Jekyll's
+/// tokens), always starting and, unless it names a file, ending with `/`.
+pub(crate) fn permalink(pattern: &str, tokens: &[(&str, String)]) -> String {
+    let mut out = pattern.to_string();
+    // Longest first: `:title` before `:t…`.
+    let mut tokens: Vec<&(&str, String)> = tokens.iter().collect();
+    tokens.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
+    for (key, value) in tokens {
+        out = out.replace(&format!(":{key}"), value);
+    }
+    let mut cleaned = String::from("/");
+    for part in out.split('/').filter(|p| !p.is_empty()) {
+        cleaned.push_str(part);
+        cleaned.push('/');
+    }
+    if pattern.ends_with(".html") || out.ends_with(".html") {
+        cleaned.pop();
+    }
+    cleaned
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_names() {
+        assert_eq!(ref_name("/posts/Hello.md"), "posts/hello");
+        assert_eq!(ref_name("posts/bundle/index.md"), "posts/bundle");
+        assert_eq!(ref_name("./x/"), "x");
+    }
+
+    #[test]
+    fn permalinks() {
+        let t = [
+            ("year", "2024".to_string()),
+            ("title", "hi".to_string()),
+            ("categories", String::new()),
+        ];
+        assert_eq!(
+            permalink(
+                "/:categories/:year/:title:output_ext",
+                &[
+                    t[0].clone(),
+                    t[1].clone(),
+                    t[2].clone(),
+                    ("output_ext", ".html".into())
+                ]
+            ),
+            "/2024/hi.html"
+        );
+        assert_eq!(permalink("/:year/:title/", &t), "/2024/hi/");
+    }
+
+    #[test]
+    fn climbing_out_is_seen() {
+        let root = Path::new("/site");
+        assert!(escapes("../../x.png", Path::new("/site/content"), root));
+        assert!(!escapes("../x.png", Path::new("/site/content"), root));
+        assert!(escapes("/../x.png", Path::new("/site/content"), root));
+    }
+}

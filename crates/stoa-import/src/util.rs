@@ -1,0 +1,481 @@
+//! Shared by the readers and the writer: reading the source folder without
+//! leaving it, and rewriting the destinations of a Markdown body's links
+//! and images.
+
+use crate::model::{Diagnostic, Place};
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
+use std::path::{Component, Path, PathBuf};
+
+/// The most files a site folder may hold (content and static files
+/// together); a larger folder is an error rather than a long walk.
+pub(crate) const MAX_FILES: usize = 200_000;
+
+/// Folder names never entered: version control, tools' caches and build
+/// output (`public/` of Hugo, `_site/` of Jekyll, `node_modules/`).
+const SKIPPED: &[&str] = &[
+    ".git",
+    ".hg",
+    ".svn",
+    "node_modules",
+    "_site",
+    "public",
+    "resources",
+    ".jekyll-cache",
+    ".sass-cache",
+    "vendor",
+];
+
+/// A file for messages: relative to the current folder when it is below it.
+pub(crate) fn display(path: &Path) -> String {
+    if let Ok(cwd) = std::env::current_dir()
+        && let Ok(rel) = path.strip_prefix(&cwd)
+    {
+        return rel.display().to_string();
+    }
+    path.display().to_string()
+}
+
+/// The source folder, checked: it exists and is a folder.
+pub(crate) fn source_folder(source: &Path, what: &str) -> Result<PathBuf, Vec<Diagnostic>> {
+    let meta = std::fs::metadata(source).map_err(|e| {
+        vec![
+            Diagnostic::error(format!("cannot read the {what} folder: {e}"))
+                .in_file(source.display().to_string())
+                .with_hint(format!(
+                    "give the folder of the {what} site (the one that holds its configuration)"
+                )),
+        ]
+    })?;
+    if !meta.is_dir() {
+        return Err(vec![
+            Diagnostic::error(format!("this is a file, not the {what} site's folder"))
+                .in_file(source.display().to_string())
+                .with_hint(format!(
+                    "give the folder of the {what} site (the one that holds its configuration)"
+                )),
+        ]);
+    }
+    source.canonicalize().map_err(|e| {
+        vec![
+            Diagnostic::error(format!("cannot read the folder: {e}"))
+                .in_file(source.display().to_string()),
+        ]
+    })
+}
+
+/// Every regular file below `dir` (inside `root`), sorted: symbolic links
+/// are followed only when they stay inside `root`; a linked folder is not
+/// entered (no loops). `Err` when there are more than [`MAX_FILES`].
+pub(crate) fn walk(
+    root: &Path,
+    dir: &Path,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Vec<PathBuf>, Diagnostic> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(folder) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                if !SKIPPED.contains(&name.as_str()) {
+                    stack.push(path);
+                }
+            } else if kind.is_file() {
+                out.push(path);
+            } else if kind.is_symlink() {
+                match inside(root, &path) {
+                    Some(real) if real.is_file() => out.push(path),
+                    Some(_) => {}
+                    None => warnings.push(
+                        Diagnostic::warning(
+                            "a link that leads outside the site's folder, left out",
+                        )
+                        .in_file(display(&path))
+                        .with_hint("copy the file into the site's folder to import it"),
+                    ),
+                }
+            }
+            if out.len() > MAX_FILES {
+                return Err(Diagnostic::error(format!(
+                    "the folder holds more than {MAX_FILES} files"
+                ))
+                .in_file(display(dir))
+                .with_hint("give the site's own folder, not one above it"));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// `path` with its links resolved, if it exists and is inside `root`
+/// (itself canonical).
+pub(crate) fn inside(root: &Path, path: &Path) -> Option<PathBuf> {
+    let real = path.canonicalize().ok()?;
+    real.starts_with(root).then_some(real)
+}
+
+/// The largest post read: what a stoa post may be (4 MiB), or less.
+pub(crate) fn post_limit(options: &crate::model::ImportOptions) -> u64 {
+    stoa_book::limits::MAX_TEXT_BYTES.min(options.max_file_size)
+}
+
+/// Reads a text file of the source: a regular file of at most `max` bytes,
+/// valid UTF-8 (a byte-order mark dropped, CRLF kept as it is).
+pub(crate) fn read_text(path: &Path, max: u64) -> Result<String, Diagnostic> {
+    let shown = display(path);
+    stoa_book::limits::regular_file(path, max).map_err(|why| {
+        Diagnostic::error(format!("the file {why}"))
+            .in_file(&shown)
+            .with_hint(
+                "import reads plain text files of a reasonable size; remove or shorten this one",
+            )
+    })?;
+    let bytes = stoa_book::limits::read_bounded(path, max)
+        .map_err(|e| Diagnostic::error(format!("cannot read the file: {e}")).in_file(&shown))?;
+    let mut text = String::from_utf8(bytes).map_err(|e| {
+        Diagnostic::error(format!(
+            "the file is not valid UTF-8 (at byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+        .in_file(&shown)
+        .with_hint("save it as UTF-8, then import again")
+    })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..3);
+    }
+    Ok(text)
+}
+
+/// A relative path of plain segments (no `..`, not absolute, no drive),
+/// with `.` segments removed; `None` when it would leave its folder.
+pub(crate) fn plain_relative(path: &str) -> Option<PathBuf> {
+    if path.contains('\\') || path.contains('\0') {
+        return None;
+    }
+    let mut out = PathBuf::new();
+    for component in Path::new(path).components() {
+        match component {
+            Component::Normal(part) => out.push(part),
+            Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    (!out.as_os_str().is_empty()).then_some(out)
+}
+
+/// The 1-based line of byte `offset` in `text`.
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// A place `offset` bytes into a body that starts at `start`.
+pub(crate) fn place_in(start: &Place, body: &str, offset: usize) -> Place {
+    start.down(line_of(body, offset) - 1)
+}
+
+/// What to do with one destination of a body.
+pub(crate) enum Rewrite {
+    /// Leave it.
+    Keep,
+    /// Write this destination instead.
+    Dest(String),
+    /// Replace the whole link or image with this Markdown.
+    Whole(String),
+}
+
+/// Whether a destination is a link's or an image's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// A link (inline, reference definition or autolink).
+    Link,
+    /// An image.
+    Image,
+}
+
+/// `body` with each link and image destination passed through `rewrite`
+/// (given the kind, the destination, the alt text for an image, and its
+/// byte offset).
+pub(crate) fn rewrite_destinations(
+    body: &str,
+    rewrite: &mut dyn FnMut(Target, &str, &str, usize) -> Rewrite,
+) -> String {
+    let parser = Parser::new_ext(body, markdown_options());
+    // (range to replace, text)
+    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    for (_, def) in parser.reference_definitions().iter() {
+        let span = def.span.clone();
+        let text = &body[span.clone()];
+        if let Some(at) = text.rfind(def.dest.as_ref())
+            && let Rewrite::Dest(new) = rewrite(Target::Link, &def.dest, "", span.start)
+        {
+            let start = span.start + at;
+            edits.push((start..start + def.dest.len(), destination(&new)));
+        }
+    }
+    let mut image: Option<(std::ops::Range<usize>, String, String)> = None;
+    for (event, range) in parser.into_offset_iter() {
+        match event {
+            Event::Start(Tag::Image {
+                dest_url,
+                link_type,
+                ..
+            }) if image.is_none() => {
+                let inline = matches!(link_type, LinkType::Inline);
+                image = Some((range, dest_url.to_string(), String::new()));
+                if !inline {
+                    // A reference image: only the whole can be replaced.
+                    if let Some((_, _, alt)) = &mut image {
+                        alt.push('\u{0}');
+                    }
+                }
+            }
+            Event::Text(t) | Event::Code(t) if image.is_some() => {
+                if let Some((_, _, alt)) = &mut image {
+                    alt.push_str(&t);
+                }
+            }
+            Event::End(pulldown_cmark::TagEnd::Image) => {
+                let Some((range, dest, alt)) = image.take() else {
+                    continue;
+                };
+                let reference = alt.starts_with('\u{0}');
+                let alt = alt.trim_start_matches('\u{0}').to_string();
+                match rewrite(Target::Image, &dest, &alt, range.start) {
+                    Rewrite::Keep => {}
+                    Rewrite::Whole(text) => edits.push((range, text)),
+                    Rewrite::Dest(new) if !reference => {
+                        if let Some(edit) = dest_edit(body, &range, &dest, &new) {
+                            edits.push(edit);
+                        }
+                    }
+                    Rewrite::Dest(new) => edits.push((
+                        range,
+                        format!("![{}]({})", escape_brackets(&alt), destination(&new)),
+                    )),
+                }
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            }) if image.is_none() => {
+                let inline = matches!(
+                    link_type,
+                    LinkType::Inline | LinkType::Autolink | LinkType::Email
+                );
+                if !inline {
+                    continue;
+                }
+                if let Rewrite::Dest(new) = rewrite(Target::Link, &dest_url, "", range.start) {
+                    if matches!(link_type, LinkType::Autolink) {
+                        // `<https://…>` becomes `[https://…](new)`.
+                        edits.push((
+                            range,
+                            format!("[{}]({})", escape_brackets(&dest_url), destination(&new)),
+                        ));
+                    } else if let Some(edit) = dest_edit(body, &range, &dest_url, &new) {
+                        edits.push(edit);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    apply(body, edits)
+}
+
+/// The edit replacing `dest` inside the inline link or image at `range`:
+/// the last `(…)` holding it.
+fn dest_edit(
+    body: &str,
+    range: &std::ops::Range<usize>,
+    dest: &str,
+    new: &str,
+) -> Option<(std::ops::Range<usize>, String)> {
+    let text = &body[range.clone()];
+    let open = text.rfind("](")? + 2;
+    let at = text[open..].find(dest).map(|i| open + i);
+    match at {
+        Some(at) => {
+            // `<dest>` keeps its brackets; the new destination is written
+            // so that it needs none.
+            let start = range.start + at;
+            Some((start..start + dest.len(), destination(new)))
+        }
+        None => {
+            // Escapes in the destination: replace what stands between
+            // `(` and the title or `)`.
+            let inner = text.get(open..text.len().saturating_sub(1))?;
+            let end = inner.find([' ', '\n', '\t']).unwrap_or(inner.len());
+            Some((
+                range.start + open..range.start + open + end,
+                destination(new),
+            ))
+        }
+    }
+}
+
+/// A destination as Markdown writes it: bare, or in `<…>` when it holds
+/// spaces or parentheses.
+pub(crate) fn destination(url: &str) -> String {
+    if url.contains([' ', '(', ')', '<', '>']) {
+        format!("<{}>", url.replace('<', "%3C").replace('>', "%3E"))
+    } else {
+        url.to_string()
+    }
+}
+
+/// Text with `[`, `]` and `\` escaped, for a link's or an image's text.
+pub(crate) fn escape_brackets(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '[' | ']' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `body` with non-overlapping `edits` applied (overlapping ones dropped).
+fn apply(body: &str, mut edits: Vec<(std::ops::Range<usize>, String)>) -> String {
+    edits.sort_by_key(|(r, _)| (r.start, r.end));
+    let mut out = String::with_capacity(body.len());
+    let mut at = 0;
+    for (range, text) in edits {
+        if range.start < at || range.end > body.len() {
+            continue;
+        }
+        out.push_str(&body[at..range.start]);
+        out.push_str(&text);
+        at = range.end;
+    }
+    out.push_str(&body[at..]);
+    out
+}
+
+/// The Markdown dialect stoa reads, as written (no smart punctuation).
+pub(crate) fn markdown_options() -> Options {
+    stoa_markdown::VERBATIM_OPTIONS
+}
+
+/// A slug from any text: lowercase ASCII letters and digits joined by `-`,
+/// accents dropped (`Ação` gives `acao`).
+pub(crate) fn slugify(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        let folded = fold(c);
+        for c in folded.chars() {
+            if c.is_ascii_alphanumeric() {
+                out.push(c.to_ascii_lowercase());
+            } else if !out.is_empty() && !out.ends_with('-') {
+                out.push('-');
+            }
+        }
+    }
+    let mut out = out.trim_end_matches('-').to_string();
+    if out.len() > stoa_book::slug::MAX_LEN - 8 {
+        out.truncate(stoa_book::slug::MAX_LEN - 8);
+        out = out.trim_end_matches('-').to_string();
+    }
+    out
+}
+
+/// A Latin letter without its accent, as a string.
+fn fold(c: char) -> String {
+    let s = match c {
+        'á' | 'à' | 'â' | 'ã' | 'ä' | 'å' | 'Á' | 'À' | 'Â' | 'Ã' | 'Ä' | 'Å' => "a",
+        'é' | 'è' | 'ê' | 'ë' | 'É' | 'È' | 'Ê' | 'Ë' => "e",
+        'í' | 'ì' | 'î' | 'ï' | 'Í' | 'Ì' | 'Î' | 'Ï' => "i",
+        'ó' | 'ò' | 'ô' | 'õ' | 'ö' | 'ø' | 'Ó' | 'Ò' | 'Ô' | 'Õ' | 'Ö' | 'Ø' => "o",
+        'ú' | 'ù' | 'û' | 'ü' | 'Ú' | 'Ù' | 'Û' | 'Ü' => "u",
+        'ç' | 'Ç' => "c",
+        'ñ' | 'Ñ' => "n",
+        'ß' => "ss",
+        'æ' | 'Æ' => "ae",
+        'œ' | 'Œ' => "oe",
+        'ý' | 'ÿ' | 'Ý' => "y",
+        _ => return c.to_string(),
+    };
+    s.to_string()
+}
+
+/// A BCP 47 tag in the standard's case, from the way tools write it
+/// (`pt-br`, `pt_BR`, `EN`): `pt-BR`, `en`, `zh-Hant-TW`.
+pub(crate) fn canonical_tag(tag: &str) -> String {
+    let mut out = Vec::new();
+    for (i, part) in tag.trim().split(['-', '_']).enumerate() {
+        let p = if i == 0 {
+            part.to_ascii_lowercase()
+        } else if part.len() == 4 && part.chars().all(|c| c.is_ascii_alphabetic()) {
+            let mut p = part.to_ascii_lowercase();
+            p[..1].make_ascii_uppercase();
+            p
+        } else if part.len() == 2 && part.chars().all(|c| c.is_ascii_alphabetic()) {
+            part.to_ascii_uppercase()
+        } else {
+            part.to_ascii_lowercase()
+        };
+        out.push(p);
+    }
+    out.join("-")
+}
+
+/// True when `tag` is a language tag stoa takes (once made canonical).
+pub(crate) fn is_language(tag: &str) -> bool {
+    stoa_book::Language::parse(&canonical_tag(tag)).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn destinations_are_rewritten_in_place() {
+        let body = "See [a](/x/) and ![p](img/p.png \"t\") and <https://e.org/y>.\n\n[r]: /z/\n";
+        let out = rewrite_destinations(body, &mut |target, dest, _, _| match (target, dest) {
+            (Target::Link, "/x/") => Rewrite::Dest("#x".into()),
+            (Target::Image, "img/p.png") => Rewrite::Dest("p.png".into()),
+            (Target::Link, "https://e.org/y") => Rewrite::Dest("#y".into()),
+            (Target::Link, "/z/") => Rewrite::Dest("#z".into()),
+            _ => Rewrite::Keep,
+        });
+        assert_eq!(
+            out,
+            "See [a](#x) and ![p](p.png \"t\") and [https://e.org/y](#y).\n\n[r]: #z\n"
+        );
+        let out = rewrite_destinations("![alt *x*](gone.png)\n", &mut |_, _, alt, _| {
+            Rewrite::Whole(format!("({alt})"))
+        });
+        assert_eq!(out, "(alt x)\n");
+    }
+
+    #[test]
+    fn paths_stay_inside() {
+        assert_eq!(plain_relative("./a/b.png"), Some(PathBuf::from("a/b.png")));
+        assert_eq!(plain_relative("../a.png"), None);
+        assert_eq!(plain_relative("/etc/passwd"), None);
+        assert_eq!(plain_relative("a/../../b"), None);
+        assert_eq!(plain_relative("a\\..\\b"), None);
+    }
+
+    #[test]
+    fn slugs_and_tags() {
+        assert_eq!(slugify("Ação e Reação!"), "acao-e-reacao");
+        assert_eq!(canonical_tag("pt-br"), "pt-BR");
+        assert_eq!(canonical_tag("pt_BR"), "pt-BR");
+        assert_eq!(canonical_tag("zh-hant-tw"), "zh-Hant-TW");
+        assert!(is_language("pt-br"));
+        assert!(!is_language("x"));
+    }
+}
