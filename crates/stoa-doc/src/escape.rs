@@ -30,12 +30,13 @@
 //!
 //! [`typst_string`] (or [`push_typst_string`]) writes a string literal and
 //! [`typst_markup`] that literal as an expression in markup: text from a
-//! post reaches Typst in no other way.
+//! post reaches Typst in no other way. A formula's symbols reach Typst
+//! math through [`push_typst_math_symbol`].
 
 #[cfg(test)]
 mod guard;
 mod typst;
 mod xml;
 
-pub use typst::{push_typst_string, typst_markup, typst_string};
+pub use typst::{push_typst_math_symbol, push_typst_string, typst_markup, typst_string};
 pub use xml::{push_xml_attribute, push_xml_text, xhtml, xml_attribute, xml_dropped, xml_text};

@@ -32,6 +32,11 @@ pub enum Role {
     Turn,
     /// The name of who speaks, inside a turn.
     Speaker,
+    /// A formula: a span holding its LaTeX source as inline code (what a
+    /// renderer that does not know math shows), `display="block"` in its
+    /// attributes for display math. Older plugins pass it through as a
+    /// role they do not know.
+    Math,
     /// A role named by a newer tree version or by a plugin; rendered as a
     /// plain container.
     Other(String),
@@ -39,7 +44,7 @@ pub enum Role {
 
 impl Role {
     /// Every role this version knows, for documentation and tests.
-    pub const KNOWN: [Role; 8] = [
+    pub const KNOWN: [Role; 9] = [
         Role::DefinitionList,
         Role::Glossary,
         Role::Term,
@@ -48,6 +53,7 @@ impl Role {
         Role::Dialogue,
         Role::Turn,
         Role::Speaker,
+        Role::Math,
     ];
 
     /// The name on the wire and in the Typst theme, e.g. `definition-list`.
@@ -61,6 +67,7 @@ impl Role {
             Role::Dialogue => "dialogue",
             Role::Turn => "turn",
             Role::Speaker => "speaker",
+            Role::Math => "math",
             Role::Other(name) => name,
         }
     }

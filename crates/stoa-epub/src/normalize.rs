@@ -25,7 +25,7 @@ pub fn repack(raw: &[u8], book: &Book, extras: &Extras) -> std::io::Result<Vec<u
     let mut archive = ZipArchive::new(Cursor::new(raw)).map_err(std::io::Error::other)?;
     let mut out = ZipWriter::new(Cursor::new(Vec::new()));
     let time = zip_time(&book.meta.modified);
-    let with_svg = crate::svg::documents_with_svg(&mut archive)?;
+    let with_properties = crate::svg::documents_with_properties(&mut archive)?;
     for i in 0..archive.len() {
         let mut entry = archive.by_index(i).map_err(std::io::Error::other)?;
         let name = entry.name().to_string();
@@ -48,7 +48,7 @@ pub fn repack(raw: &[u8], book: &Book, extras: &Extras) -> std::io::Result<Vec<u
         }
         if name == "OEBPS/content.opf" {
             bytes = package(&bytes, book, !extras.page_list.is_empty());
-            bytes = crate::svg::mark(&bytes, &with_svg);
+            bytes = crate::svg::mark(&bytes, &with_properties);
         }
         let options = entry_options(&name, time);
         out.start_file(name, options)

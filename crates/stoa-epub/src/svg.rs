@@ -1,15 +1,16 @@
 //! EPUB 3.3 asks the manifest to say which content documents hold inline
-//! SVG (`properties="svg"`, a diagram drawn by stoa-diagram); epub-builder
-//! cannot say it, so the repacking does.
+//! SVG (`properties="svg"`, a diagram drawn by stoa-diagram) or MathML
+//! (`properties="mathml"`, a formula); epub-builder cannot say it, so the
+//! repacking does.
 
 use std::io::{Read, Seek};
 use zip::ZipArchive;
 
 /// The names (relative to `OEBPS/`) of the XHTML documents that hold an
-/// `<svg` element.
-pub(crate) fn documents_with_svg<R: Read + Seek>(
+/// `<svg` or a `<math` element, each with the manifest properties it needs.
+pub(crate) fn documents_with_properties<R: Read + Seek>(
     archive: &mut ZipArchive<R>,
-) -> std::io::Result<Vec<String>> {
+) -> std::io::Result<Vec<(String, &'static str)>> {
     let mut found = Vec::new();
     for i in 0..archive.len() {
         let mut entry = archive.by_index(i).map_err(std::io::Error::other)?;
@@ -21,16 +22,20 @@ pub(crate) fn documents_with_svg<R: Read + Seek>(
         }
         let mut text = String::new();
         entry.read_to_string(&mut text)?;
-        if text.contains("<svg") {
-            found.push(name);
-        }
+        let properties = match (text.contains("<svg"), text.contains("<math")) {
+            (true, true) => "svg mathml",
+            (true, false) => "svg",
+            (false, true) => "mathml",
+            (false, false) => continue,
+        };
+        found.push((name, properties));
     }
     Ok(found)
 }
 
-/// The package document with `svg` added to the properties of the
-/// manifest items of `documents`.
-pub(crate) fn mark(opf: &[u8], documents: &[String]) -> Vec<u8> {
+/// The package document with each document's properties added to those
+/// of its manifest item.
+pub(crate) fn mark(opf: &[u8], documents: &[(String, &str)]) -> Vec<u8> {
     let text = String::from_utf8_lossy(opf);
     if documents.is_empty() {
         return text.into_owned().into_bytes();
@@ -47,10 +52,13 @@ pub(crate) fn mark(opf: &[u8], documents: &[String]) -> Vec<u8> {
             .split_once("href=\"")
             .and_then(|(_, r)| r.split_once('"'))
             .map(|(h, _)| h);
-        if href.is_some_and(|h| documents.iter().any(|d| d == h)) {
+        let properties = href.and_then(|h| documents.iter().find(|(d, _)| d == h));
+        if let Some((_, properties)) = properties {
             if let Some((before, after)) = tag.split_once("properties=\"") {
                 out.push_str(before);
-                out.push_str("properties=\"svg ");
+                out.push_str("properties=\"");
+                out.push_str(properties);
+                out.push(' ');
                 out.push_str(after);
             } else {
                 let end = if tag.ends_with("/>") {
@@ -59,7 +67,9 @@ pub(crate) fn mark(opf: &[u8], documents: &[String]) -> Vec<u8> {
                     tag.len() - 1
                 };
                 out.push_str(tag[..end].trim_end());
-                out.push_str(" properties=\"svg\"");
+                out.push_str(" properties=\"");
+                out.push_str(properties);
+                out.push('"');
                 out.push_str(&tag[end..]);
             }
         } else {
@@ -76,13 +86,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_documents_with_svg_are_marked() {
+    fn only_the_documents_with_properties_are_marked() {
         let opf = r#"<manifest><item media-type="application/xhtml+xml" id="a" href="a.xhtml"/>
 <item id="n" href="nav.xhtml" properties="nav" media-type="application/xhtml+xml"/>
 <item id="b" href="b.xhtml" media-type="application/xhtml+xml"/></manifest>"#;
         let out = String::from_utf8(mark(
             opf.as_bytes(),
-            &["a.xhtml".into(), "nav.xhtml".into()],
+            &[("a.xhtml".into(), "svg"), ("nav.xhtml".into(), "svg")],
         ))
         .unwrap();
         assert!(
@@ -94,5 +104,13 @@ mod tests {
             out.contains(r#"<item id="b" href="b.xhtml" media-type="application/xhtml+xml"/>"#)
         );
         assert_eq!(mark(opf.as_bytes(), &[]), opf.as_bytes());
+        let out =
+            String::from_utf8(mark(opf.as_bytes(), &[("b.xhtml".into(), "svg mathml")])).unwrap();
+        assert!(
+            out.contains(
+                r#"href="b.xhtml" media-type="application/xhtml+xml" properties="svg mathml"/>"#
+            ),
+            "{out}"
+        );
     }
 }

@@ -209,9 +209,8 @@ impl<'a> Builder<'a> {
             Event::Code(code) => self.inline(Inline::Code {
                 text: code.to_string(),
             }),
-            Event::InlineMath(m) | Event::DisplayMath(m) => {
-                self.inline(Inline::text(m.to_string()))
-            }
+            Event::InlineMath(tex) => self.math(&tex, false, range.start),
+            Event::DisplayMath(tex) => self.math(&tex, true, range.start),
             Event::Html(html) => self.raw_html_line(&html, range.start),
             Event::InlineHtml(html) => self.inline_html(&html, range.start),
             Event::FootnoteReference(label) => {
@@ -225,6 +224,31 @@ impl<'a> Builder<'a> {
             Event::Rule => self.block(Block::Rule),
             Event::TaskListMarker(checked) => self.task_marker(checked),
         }
+    }
+
+    /// A formula (`$…$`, `$$…$$`): a span of role `math` holding its
+    /// LaTeX as inline code (`stoa_math::span`). A formula that cannot be
+    /// read is an error at its place, with the parser's reason.
+    fn math(&mut self, tex: &str, display: bool, offset: usize) {
+        let formula = stoa_math::Formula { tex, display };
+        if let Err(e) = formula.check() {
+            let pos = self.lines.pos(offset);
+            let mut hint = String::new();
+            if !e.context.is_empty() {
+                hint.push_str(&e.context);
+                hint.push('\n');
+            }
+            hint.push_str(
+                "write LaTeX math as KaTeX and MathJax read it; \
+                 a dollar sign that is not math is written `\\$`",
+            );
+            self.out.diagnostics.push(
+                Diagnostic::error(format!("the formula `{tex}` cannot be read: {}", e.message))
+                    .at(pos.line, pos.column)
+                    .with_hint(hint),
+            );
+        }
+        self.inline(stoa_math::span(tex, display));
     }
 
     /// Opens `frame`, counting its level.

@@ -6,8 +6,11 @@
 use pulldown_cmark::Options;
 
 /// What stoa reads: CommonMark with tables, footnotes, strikethrough,
-/// task lists, smart punctuation and heading attributes (`{#id .class}`).
+/// task lists, smart punctuation, heading attributes (`{#id .class}`) and
+/// math (`$…$` inline, `$$…$$` display; `\$` is a dollar sign), as pandoc
+/// and GitHub read them.
 pub const PARSER_OPTIONS: Options = Options::ENABLE_TABLES
+    .union(Options::ENABLE_MATH)
     .union(Options::ENABLE_FOOTNOTES)
     .union(Options::ENABLE_STRIKETHROUGH)
     .union(Options::ENABLE_TASKLISTS)

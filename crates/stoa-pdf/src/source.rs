@@ -837,6 +837,23 @@ impl<'a> Gen<'a> {
                 }
                 self.out.push_str("))");
             }
+            // A formula: Typst math made from its LaTeX (only symbols,
+            // strings and stoa-math's own calls: nothing of it runs); the
+            // LaTeX as code where it cannot be read (the post's loading
+            // reported it).
+            Inline::Span {
+                role: Some(Role::Math),
+                attrs,
+                content,
+                ..
+            } => {
+                let (tex, display) = stoa_math::of_span(attrs, content);
+                let formula = stoa_math::Formula { tex: &tex, display };
+                match formula.typst() {
+                    Ok(math) => self.out.push_str(&math),
+                    Err(_) => self.inlines(content, ctx),
+                }
+            }
             Inline::Span {
                 role,
                 class,

@@ -45,6 +45,27 @@ pub fn typst_markup(text: &str) -> String {
     out
 }
 
+/// Appends the character `c` to `out` as one symbol of Typst math (the
+/// content of `$ … $`): a letter or digit as itself, ASCII punctuation
+/// escaped with a backslash (so that `#`, `$`, `"`, `_`, `^`, `/`, `&`,
+/// brackets and commas are printed, never read as code, strings, scripts,
+/// fractions, alignment, groups or arguments), `-` as the minus sign
+/// Typst would make of it, and a character no reader could see as a
+/// space. Writers put a space between two symbols so that letters never
+/// join into a name Typst would look up.
+pub fn push_typst_math_symbol(out: &mut String, c: char) {
+    match c {
+        '-' => out.push('\u{2212}'),
+        c if c.is_ascii_alphanumeric() => out.push(c),
+        c if c.is_ascii_punctuation() => {
+            out.push('\\');
+            out.push(c);
+        }
+        c if c.is_control() || c.is_whitespace() => out.push(' '),
+        c => out.push(c),
+    }
+}
+
 // Typst's parser lives in stoa-pdf, which this crate must not depend on:
 // the round trips through it are stoa-pdf's tests of these functions.
 #[cfg(test)]
