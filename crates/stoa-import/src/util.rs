@@ -436,8 +436,60 @@ pub(crate) fn is_language(tag: &str) -> bool {
     stoa_book::Language::parse(&canonical_tag(tag)).is_ok()
 }
 
+/// `body` with its ATX headings raised so that the shallowest is `##`. A
+/// chapter's title is the book's `h1`; a blog post that starts at `###`
+/// (under the page title its theme printed) would skip a level, which a
+/// screen reader announces and Ace reports (`heading-order`). Headings in
+/// code are not headings, and a post with a heading of level 1 or 2 is
+/// left as it is.
+pub(crate) fn raise_headings(body: &str) -> String {
+    let mut shallowest = usize::MAX;
+    let mut atx = Vec::new();
+    for (event, range) in Parser::new_ext(body, markdown_options()).into_offset_iter() {
+        if let Event::Start(Tag::Heading { level, .. }) = event {
+            let level = level as usize;
+            shallowest = shallowest.min(level);
+            let text = &body[range.clone()];
+            let indent = text.len() - text.trim_start_matches(' ').len();
+            let hashes = text[indent..].bytes().take_while(|b| *b == b'#').count();
+            if hashes == level {
+                atx.push(range.start + indent);
+            }
+        }
+    }
+    if shallowest <= 2 || shallowest == usize::MAX {
+        return body.to_string();
+    }
+    let cut = shallowest - 2;
+    let mut out = String::with_capacity(body.len());
+    let mut from = 0;
+    for at in atx {
+        out.push_str(&body[from..at]);
+        from = at + cut;
+    }
+    out.push_str(&body[from..]);
+    out
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn headings_are_raised_so_that_the_shallowest_is_two() {
+        let post = "### Why\n\ntext\n\n#### How\n\n```\n### not a heading\n```\n\n> ### Quoted\n";
+        assert_eq!(
+            super::raise_headings(post),
+            "## Why\n\ntext\n\n### How\n\n```\n### not a heading\n```\n\n> ## Quoted\n"
+        );
+        for kept in [
+            "## A\n\n### B\n",
+            "Title\n=====\n\n### B\n",
+            "no headings\n",
+            "# One\n",
+        ] {
+            assert_eq!(super::raise_headings(kept), kept);
+        }
+    }
     use super::*;
 
     #[test]

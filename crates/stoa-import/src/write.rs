@@ -199,6 +199,7 @@ pub fn write(
                         }
                     }
                 });
+            let body = util::raise_headings(&body);
             files.insert(
                 folder.join(format!("{lang}.md")),
                 post_file(post, &body).into_bytes(),
