@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use stoa_html_md::{ImageResolver, ImageSource};
 
 use crate::model::{Diagnostic, Image, ImageData, ImportOptions, Post};
-use crate::site::{percent_decode, safe_file_name};
+use crate::site::safe_file_name;
 use crate::util;
+use stoa_markdown::percent_decode;
 
 /// The most entries a zip export may hold.
 const MAX_ZIP_ENTRIES: usize = 100_000;

@@ -317,7 +317,7 @@ fn slug_of(link: &str, title: &str) -> String {
         .last()
         .unwrap_or("");
     let last = last.trim_end_matches(".html").trim_end_matches(".htm");
-    let slug = util::slugify(&crate::site::percent_decode(last));
+    let slug = util::slugify(&stoa_markdown::percent_decode(last));
     if !slug.is_empty() && last != "index" {
         return slug;
     }

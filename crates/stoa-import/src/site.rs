@@ -263,7 +263,7 @@ fn images(
             ));
         }
         let path_part = dest.split(['?', '#']).next().unwrap_or("").to_string();
-        let decoded = percent_decode(&path_part);
+        let decoded = stoa_markdown::percent_decode(&path_part);
         let candidates: Vec<PathBuf> = if let Some(rooted) = decoded.strip_prefix('/') {
             let mut c: Vec<PathBuf> = layout.static_dirs.iter().map(|d| d.join(rooted)).collect();
             if layout.syntax != Syntax::Jekyll {
@@ -413,30 +413,6 @@ fn excerpt(text: &str) -> String {
     } else {
         t
     }
-}
-
-/// `%20` and friends decoded; malformed escapes left as they are.
-pub(crate) fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(b)) => {
-                out.push(b);
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A permalink from a pattern with `:year`, `:month`, `:day`, `:slug`,

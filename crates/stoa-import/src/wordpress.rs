@@ -236,7 +236,7 @@ pub(crate) fn read_text(
             .and_then(export::iso_date)
             .or_else(|| child(item, "pubDate", false).and_then(export::iso_date));
         let mut post = Post {
-            slug: crate::site::percent_decode(&slug),
+            slug: stoa_markdown::percent_decode(&slug),
             title: if title.is_empty() {
                 slug.clone()
             } else {

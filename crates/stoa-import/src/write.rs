@@ -935,7 +935,7 @@ fn normalize(url: &str, base: Option<&Base>, own: Option<&str>) -> Option<String
     {
         path = rest.to_string();
     }
-    let mut path = crate::site::percent_decode(&path).to_lowercase();
+    let mut path = stoa_markdown::percent_decode(&path).to_lowercase();
     for suffix in ["/index.html", "/index.htm", ".html", ".htm"] {
         if let Some(p) = path.strip_suffix(suffix) {
             path = p.to_string();

@@ -16,7 +16,7 @@ pub(crate) fn broken_links(blocks: &[Block], dir: Option<&Path>, hits: &mut Vec<
     for block in blocks {
         for (target, offset) in &block.links {
             let problem = if let Some(anchor) = target.strip_prefix('#') {
-                let anchor = percent_decode(anchor);
+                let anchor = stoa_markdown::percent_decode(anchor);
                 // `#slug` leads to another post's chapter.
                 let other_post = dir.and_then(Path::parent).is_some_and(|posts| {
                     !anchor.contains(['/', '\\', '.']) && posts.join(&anchor).is_dir()
@@ -24,7 +24,8 @@ pub(crate) fn broken_links(blocks: &[Block], dir: Option<&Path>, hits: &mut Vec<
                 (!anchor.is_empty() && !ids.contains(&anchor.as_str()) && !other_post)
                     .then(|| format!("the link to `#{anchor}` names no heading of this post"))
             } else if is_relative(target) {
-                let path = percent_decode(target.split(['#', '?']).next().unwrap_or(""));
+                let path =
+                    stoa_markdown::percent_decode(target.split(['#', '?']).next().unwrap_or(""));
                 match dir {
                     Some(dir) if !path.is_empty() && !dir.join(&path).exists() => Some(format!(
                         "the link to `{path}` leads to no file next to the post"
@@ -54,30 +55,6 @@ fn is_relative(target: &str) -> bool {
                 .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
     });
     !scheme && !target.starts_with('/') && !target.starts_with('#') && !target.is_empty()
-}
-
-/// `%20` and friends back to characters; anything malformed stays as is.
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(b)) => {
-                out.push(b);
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ pub use ids::slugify;
 pub use options::{PARSER_OPTIONS, VERBATIM_OPTIONS};
 pub use stoa_doc::{TOKEN_CLASS, TOKEN_ROLE, is_token};
 pub use typography::{bind_punctuation, smarten};
+/// Link targets: percent-encoding what a URL forbids, and decoding it.
+pub use url::decode as percent_decode;
 
 use stoa_doc::{Block, Diagnostic};
 

@@ -37,9 +37,41 @@ pub fn encode(url: &str) -> String {
     out
 }
 
+/// `%20` and friends back to characters (what [`encode`] undoes, and what
+/// any address may hold); a malformed escape stays as it is.
+pub fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::encode;
+
+    #[test]
+    fn decode_undoes_encode_and_keeps_what_is_malformed() {
+        assert_eq!(decode(&encode("my notes|2.md")), "my notes|2.md");
+        assert_eq!(decode("a%2"), "a%2");
+        assert_eq!(decode("%zz%C3%A9"), "%zzé");
+    }
+    use super::{decode, encode};
 
     #[test]
     fn forbidden_characters_are_encoded_and_the_rest_kept() {
