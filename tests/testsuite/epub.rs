@@ -57,7 +57,8 @@ fn real_books_pass_epubcheck_and_hold_every_post_in_order() {
 
 /// The chapter files a book should hold in `lang`: its posts that have that
 /// translation, in the order of book.toml, then the glossary appendix when
-/// the book enables the glossary plugin, then the about page.
+/// the book enables the glossary plugin, then the about page, then the
+/// index when the book has one.
 fn expected_chapters(book: &str, lang: &str) -> Vec<String> {
     let books = repo_root().join("books");
     let text = std::fs::read_to_string(books.join(book).join("book.toml")).unwrap();
@@ -86,6 +87,10 @@ fn expected_chapters(book: &str, lang: &str) -> Vec<String> {
     if glossary.is_some() {
         let at = files.len() - usize::from(config.contains_key("about"));
         files.insert(at, "glossary.xhtml".into());
+    }
+    // The back-of-book index, when the book has a terms file, closes it.
+    if books.join(book).join("index.toml").exists() {
+        files.push("book-index.xhtml".into());
     }
     files
 }

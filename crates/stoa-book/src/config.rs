@@ -8,6 +8,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use stoa_doc::{Diagnostic, Print};
 
+pub(crate) use crate::length::parse_length;
+
 /// A book's configuration, validated.
 #[derive(Clone, Debug)]
 pub struct BookConfig {
@@ -47,6 +49,10 @@ pub struct BookConfig {
     pub posts_dir: PathBuf,
     /// Page layout of the PDF.
     pub print: Print,
+    /// The ISBN and back-cover texts per language (see [`BookConfig::print_for`]).
+    pub press: crate::press::PressText,
+    /// `[bibliography]`: the works the posts cite and the style.
+    pub bibliography: Option<crate::cite::Bibliography>,
     /// `[plugins.<name>]` tables, in the order written.
     pub plugins: Vec<PluginConfig>,
     /// A folder to look for plugins in, from `plugin-dir`.
@@ -68,14 +74,21 @@ pub struct PluginConfig {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct PrintConfig {
-    width: Option<String>,
-    height: Option<String>,
+    pub(crate) width: Option<String>,
+    pub(crate) height: Option<String>,
     inner_margin: Option<String>,
     outer_margin: Option<String>,
     top_margin: Option<String>,
     bottom_margin: Option<String>,
     font_size: Option<String>,
     pdf_standard: Option<String>,
+    /// The printer (stoa-press's profiles): only with it is a print
+    /// interior and a cover wrap made.
+    pub(crate) profile: Option<String>,
+    pub(crate) trim: Option<String>,
+    pub(crate) paper: Option<String>,
+    pub(crate) binding: Option<String>,
+    pub(crate) spine_width: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -103,12 +116,15 @@ struct Raw {
     #[serde(default)]
     print: PrintConfig,
     #[serde(default)]
+    isbn: BTreeMap<String, String>,
+    #[serde(default)]
     plugins: toml::Table,
     plugin_dir: Option<String>,
     #[serde(default)]
     labels: BTreeMap<String, crate::labels::LabelsConfig>,
     #[serde(default)]
     cover: crate::cover::CoverConfig,
+    bibliography: Option<crate::cite::RawBibliography>,
     #[serde(default)]
     notes: crate::notes::NotesConfig,
 }
@@ -221,6 +237,22 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
     });
     let mut print = print_settings(file, &raw.print, &mut errors);
     print.cover = crate::cover::settings(file, &raw.cover, &raw.identifier, dir, &mut errors);
+    let written = crate::press::Written {
+        isbn: &raw.isbn,
+        back: &raw.cover.back,
+        bio: &raw.cover.bio,
+    };
+    let keys = crate::press::Keys {
+        profile: &raw.print.profile,
+        trim: &raw.print.trim,
+        paper: &raw.print.paper,
+        binding: &raw.print.binding,
+        spine_width: &raw.print.spine_width,
+        sized: raw.print.width.is_some() || raw.print.height.is_some(),
+    };
+    let press =
+        crate::press::settings(file, keys, written, &raw.languages, &mut print, &mut errors);
+    let bibliography = crate::cite::settings(file, raw.bibliography.as_ref(), dir, &mut errors);
     let plugins = plugin_tables(file, raw.plugins, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
@@ -246,6 +278,8 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
         about,
         posts_dir: normalize(&dir.join(raw.posts_dir)),
         print,
+        press,
+        bibliography,
         plugins,
         plugin_dir: raw.plugin_dir.map(|d| normalize(&dir.join(d))),
     })
@@ -496,20 +530,18 @@ fn out_of_bounds(key: &str, value: f64) -> Option<(String, String)> {
     ))
 }
 
-/// A length in millimetres from `14cm`, `140mm`, `5.5in` or `10.5pt`.
-fn parse_length(text: &str) -> Option<f64> {
-    let text = text.trim();
-    let split = text.find(|c: char| c.is_ascii_alphabetic())?;
-    let (number, unit) = text.split_at(split);
-    let n: f64 = number.trim().parse().ok()?;
-    let per_unit = match unit {
-        "mm" => 1.0,
-        "cm" => 10.0,
-        "in" => 25.4,
-        "pt" => 25.4 / 72.0,
-        _ => return None,
-    };
-    Some(n * per_unit)
+impl BookConfig {
+    /// The print settings of the edition in `lang`: the book's, with its
+    /// ISBN and back-cover texts.
+    pub fn print_for(&self, lang: &str) -> Print {
+        let mut print = self.print.clone();
+        print.isbn = self.press.isbn.get(lang).cloned();
+        if let Some(press) = &mut print.press {
+            press.back = self.press.back.get(lang).cloned();
+            press.bio = self.press.bio.get(lang).cloned();
+        }
+        print
+    }
 }
 
 fn plugin_tables(
@@ -545,6 +577,17 @@ fn plugin_tables(
     out
 }
 
+/// Loads a book.toml of `text` from a folder `mybook` made for it, for
+/// the tests of the modules that read parts of it.
+#[cfg(test)]
+pub(crate) fn load_text(text: &str) -> Result<BookConfig, Vec<Diagnostic>> {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("mybook");
+    std::fs::create_dir(&book).unwrap();
+    std::fs::write(book.join("book.toml"), text).unwrap();
+    load_config(&book)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -566,11 +609,7 @@ font-size = "11pt"
 "#;
 
     fn load(text: &str) -> Result<BookConfig, Vec<Diagnostic>> {
-        let dir = tempfile::tempdir().unwrap();
-        let book = dir.path().join("mybook");
-        std::fs::create_dir(&book).unwrap();
-        std::fs::write(book.join("book.toml"), text).unwrap();
-        load_config(&book)
+        super::load_text(text)
     }
 
     #[test]

@@ -38,6 +38,12 @@ pub struct CoverConfig {
     colour: Option<String>,
     ornament: Option<String>,
     image: Option<String>,
+    /// The back cover's text per language (the print cover wrap).
+    #[serde(default)]
+    pub(crate) back: std::collections::BTreeMap<String, String>,
+    /// The author's short biography per language, on the back cover.
+    #[serde(default)]
+    pub(crate) bio: std::collections::BTreeMap<String, String>,
 }
 
 /// The cover a book gets without settings: design, colour and ornament each

@@ -127,6 +127,17 @@ fn load_edition(
     if !chapters.iter().any(|c| c.kind == ChapterKind::Post) {
         return Err(vec![empty_edition(config, lang)]);
     }
+    let mut styles = Vec::new();
+    if let Some(bibliography) = &config.bibliography {
+        let labels = &language.labels;
+        styles = crate::cite::apply(
+            bibliography,
+            lang,
+            &labels.references,
+            &labels.back_to_text,
+            &mut chapters,
+        )?;
+    }
     let date = config.date.clone().unwrap_or_else(|| {
         let newest = chapters.iter().filter_map(|c| c.date.clone()).max();
         newest.unwrap_or_else(|| "2000-01-01".into())
@@ -151,8 +162,8 @@ fn load_edition(
             labels: language.labels.clone(),
             chapters,
             assets,
-            styles: Vec::new(),
-            print: config.print.clone(),
+            styles,
+            print: config.print_for(lang),
         },
         warnings,
         roots: roots.to_vec(),

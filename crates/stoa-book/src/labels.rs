@@ -136,7 +136,7 @@ pub(crate) fn missing_warning(file: &str, language: &Language) -> Option<Diagnos
 
 #[cfg(test)]
 mod tests {
-    use crate::config::{BookConfig, load_config};
+    use crate::config::BookConfig;
     use stoa_doc::Diagnostic;
 
     const BOOK: &str = r#"author = "A. Author"
@@ -150,11 +150,7 @@ es-MX = "Título"
 "#;
 
     fn load(extra: &str) -> Result<BookConfig, Vec<Diagnostic>> {
-        let dir = tempfile::tempdir().unwrap();
-        let book = dir.path().join("mybook");
-        std::fs::create_dir(&book).unwrap();
-        std::fs::write(book.join("book.toml"), format!("{BOOK}{extra}")).unwrap();
-        load_config(&book)
+        crate::config::load_text(&format!("{BOOK}{extra}"))
     }
 
     #[test]

@@ -1,17 +1,20 @@
 //! Loads and validates books: `book.toml`, posts with TOML front matter, images.
 //! Turns a book folder into one `stoa_doc::Book` per language, or clear errors.
 
+pub mod cite;
 mod config;
 pub mod cover;
 mod edition;
 mod front;
 mod labels;
 mod lang;
+mod length;
 pub mod limits;
 mod notes;
 pub mod parts;
 mod picture;
 mod post;
+mod press;
 pub mod rewrite;
 pub mod slug;
 mod source;
@@ -24,6 +27,7 @@ pub use edition::{Edition, epoch_to_iso, load_editions, load_editions_with, post
 pub use front::{FrontFormat, yaml_table};
 pub use lang::Language;
 pub use post::{Post, PostHeader, load_post, read_header};
+pub use press::PressText;
 pub use source::{SourceFile, line_col};
 pub use translation::{FINGERPRINT_LEN, PARAGRAPH_DIGEST_LEN, TRANSLATION_OF, TranslationOf};
 

@@ -253,6 +253,8 @@ mod tests {
             about: None,
             posts_dir: dir.to_path_buf(),
             print: Default::default(),
+            press: Default::default(),
+            bibliography: None,
             plugins: vec![PluginConfig {
                 name: "glossary".into(),
                 settings: serde_json::json!({"first-use": "x", "headng": "y"}),

@@ -127,6 +127,12 @@ fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sin
         written |= write_unless_same(&source, bytes, job.rewrite)?;
         files.push(source);
     }
+    for (suffix, bytes) in &rendered.companions {
+        let stem = job.prepared.stem();
+        let companion = path.with_file_name(format!("{stem}{suffix}"));
+        written |= write_unless_same(&companion, bytes, job.rewrite)?;
+        files.push(companion);
+    }
     let artifact = Artifact {
         book: job.prepared.config.id.clone(),
         lang: job.prepared.edition.book.lang.clone(),

@@ -102,7 +102,8 @@ impl<'a> Loading<'a> {
                     .map(|(lang, result)| {
                         let result = result
                             .map(draw_diagrams)
-                            .map(|e| place_note_calls(config, e));
+                            .map(|e| place_note_calls(config, e))
+                            .and_then(|e| make_index(config, e));
                         (lang, result)
                     })
                     .collect();
@@ -132,6 +133,40 @@ fn place_note_calls(config: &BookConfig, mut edition: Edition) -> Edition {
         crate::note_calls::place(&mut edition.book, language.note_call);
     }
     edition
+}
+
+/// The edition's index, once for every format, from its marks and the
+/// book's terms file (`index.toml`), after the plugins and the note calls
+/// (the index sees the text as the renderers will). A terms file that
+/// cannot be read is an error for the edition.
+fn make_index(config: &BookConfig, mut edition: Edition) -> Result<Edition, Vec<Diagnostic>> {
+    let _t = crate::timings::phase(|| format!("  index {} ({})", config.id, edition.book.lang));
+    let path = config.dir.join(stoa_index::FILE_NAME);
+    let shown = path.display().to_string();
+    let terms = match std::fs::metadata(&path) {
+        Err(_) => Vec::new(),
+        Ok(meta) if !meta.is_file() || meta.len() > 4 << 20 => {
+            return Err(vec![
+                Diagnostic::error(format!("{shown} is not a terms file of at most 4 MB"))
+                    .in_file(&shown)
+                    .with_hint("make it a plain TOML file of index terms, or remove it"),
+            ]);
+        }
+        Ok(_) => {
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                vec![
+                    Diagnostic::error(format!("cannot read {shown}: {e}"))
+                        .in_file(&shown)
+                        .with_hint("save it as UTF-8 text"),
+                ]
+            })?;
+            let languages: Vec<&str> = config.languages.iter().map(|l| l.tag.as_str()).collect();
+            stoa_index::terms::parse(&text, &shown, &edition.book.lang, &languages)?
+        }
+    };
+    let warnings = stoa_index::apply(&mut edition.book, &terms, &shown);
+    edition.warnings.extend(warnings);
+    Ok(edition)
 }
 
 /// Loads the configuration of every selected book. An unknown book or

@@ -8,6 +8,7 @@ mod depth;
 mod diag;
 pub mod escape;
 mod ids;
+pub mod index;
 mod labels;
 #[cfg(test)]
 mod module_graph;
@@ -17,6 +18,7 @@ mod role;
 mod token;
 mod tree;
 mod walk;
+pub mod words;
 
 pub use depth::{MAX_TREE_DEPTH, check_depth, tree_depth};
 pub use diag::{Diagnostic, Severity};
@@ -24,7 +26,9 @@ pub use ids::{IdIndex, LinkTarget};
 pub use labels::Labels;
 pub use notes::{ChapterNotes, Note, NotesPlan, Placement};
 pub use page_ref::{PAGE_REF_ROLE, page_ref_url};
-pub use role::{Format, NoteNumbering, NotePlacement, NoteStyle, Role};
+pub use role::{
+    BIBLIOENTRY_ROLE, BIBLIOGRAPHY_ROLE, Format, NoteNumbering, NotePlacement, NoteStyle, Role,
+};
 pub use serde_json;
 pub use token::{TOKEN_CLASS, TOKEN_ROLE, is_token, token_pieces};
 pub use tree::*;

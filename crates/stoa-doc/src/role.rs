@@ -93,6 +93,7 @@ impl Role {
             Role::Term if in_glossary => Some("glossterm"),
             Role::Definition if in_glossary => Some("glossdef"),
             Role::GlossaryRef => Some("glossref"),
+            Role::Other(name) => crate::index::epub_type(name).or_else(|| bibliography_type(name)),
             _ => None,
         }
     }
@@ -239,6 +240,21 @@ impl<'de> Deserialize<'de> for Format {
             serde::de::Error::custom(format!("unknown format `{name}` (known: epub, pdf, html)"))
         })
     }
+}
+
+/// The role of the chapter of works cited (stoa-book's citations):
+/// `epub:type="bibliography"`, `doc-bibliography`.
+pub const BIBLIOGRAPHY_ROLE: &str = "bibliography";
+
+/// The role of one work in it: `epub:type="biblioentry"` (DPUB-ARIA's
+/// `doc-biblioentry` is deprecated: no ARIA role).
+pub const BIBLIOENTRY_ROLE: &str = "biblioentry";
+
+/// The `epub:type` of the bibliography's roles.
+fn bibliography_type(role: &str) -> Option<&'static str> {
+    [BIBLIOGRAPHY_ROLE, BIBLIOENTRY_ROLE]
+        .into_iter()
+        .find(|r| *r == role)
 }
 
 #[cfg(test)]

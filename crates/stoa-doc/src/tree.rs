@@ -57,6 +57,38 @@ pub struct Print {
     /// The cover the theme draws (the same for every language of a book).
     #[serde(default)]
     pub cover: Cover,
+    /// This edition's ISBN, checked and as ISBN-13 in the author's
+    /// grouping (`978-0-306-40615-7`), from book.toml's `[isbn]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isbn: Option<String>,
+    /// The print-on-demand job, from `[print] profile`: present only then,
+    /// and only then are the print interior and the cover wrap made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub press: Option<Press>,
+}
+
+/// A print-on-demand job: the printer's profile and what the cover wrap
+/// shows. Values are validated by stoa-book (names from stoa-press).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Press {
+    /// The printer: `kdp`, `ingramspark`, `lulu` or `generic`.
+    pub profile: String,
+    /// The interior paper: `white`, `cream` or `colour`.
+    pub paper: String,
+    /// The binding: `paperback`.
+    pub binding: String,
+    /// The spine's width as the printer's template gives it, in mm, in
+    /// place of the one computed from the page count and the paper.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spine_mm: Option<f64>,
+    /// The back cover's text in this language (`[cover.back]`), else the
+    /// book's description is used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub back: Option<String>,
+    /// The author's short biography for the back cover (`[cover.bio]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bio: Option<String>,
 }
 
 /// The cover the theme draws, as data: from book.toml's `[cover]`, or
@@ -102,6 +134,8 @@ impl Default for Print {
             font_size_pt: 10.5,
             standard: None,
             cover: Cover::default(),
+            isbn: None,
+            press: None,
         }
     }
 }

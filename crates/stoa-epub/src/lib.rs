@@ -204,6 +204,8 @@ fn landmark(chapter: &Chapter) -> Option<ReferenceType> {
         Some(ReferenceType::Notes)
     } else if chapter.role == Some(Role::Glossary) {
         Some(ReferenceType::Glossary)
+    } else if stoa_doc::index::is_index(chapter) {
+        Some(ReferenceType::Index)
     } else {
         None
     }

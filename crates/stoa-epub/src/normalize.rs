@@ -87,10 +87,17 @@ fn package(opf: &[u8], book: &Book, paged: bool) -> Vec<u8> {
         ));
     }
     if paged {
-        // The PDF edition carries the same identifier (typst-pdf's `ident`).
+        // The PDF edition carries the same identifier (typst-pdf's `ident`);
+        // a printed book with an ISBN is named by it. The ISBN is the print
+        // edition's: an ebook has an ISBN of its own, so it is not the
+        // EPUB's dc:identifier.
+        let source = match &book.print.isbn {
+            Some(isbn) => format!("urn:isbn:{}", isbn.replace('-', "")),
+            None => book.meta.identifier.clone(),
+        };
         after_title.push_str(&format!(
             "\n    <dc:source id=\"print-edition\">{}</dc:source>\n    <meta refines=\"#print-edition\" property=\"source-of\">pagination</meta>",
-            stoa_doc::escape::xml_text(&book.meta.identifier)
+            stoa_doc::escape::xml_text(&source)
         ));
     }
     if let Some(at) = text.find("<dc:title>") {

@@ -48,6 +48,14 @@ macro_rules! with_label_keys {
             glossary = "glossary",
             /// The heading of a dialogue's list of speakers.
             characters = "characters",
+            /// The title of the back-of-book index.
+            index = "index",
+            /// Before the entry an index entry sends the reader to.
+            see = "see",
+            /// Before the entries related to an index entry.
+            see_also = "see-also",
+            /// The title of the bibliography: the works the book cites.
+            references = "references",
         }
     };
 }

@@ -28,6 +28,10 @@ const EN_BOOK: BookWords = BookWords {
     colophon: "Colophon",
     glossary: "Glossary",
     characters: "Characters",
+    index: "Index",
+    see: "see",
+    see_also: "see also",
+    references: "References",
 };
 
 const EN_WEB: WebWords = WebWords {
@@ -237,6 +241,10 @@ pub static LOCALES: &[Locale] = &[
             colophon: "Colofão",
             glossary: "Glossário",
             characters: "Personagens",
+            index: "Índice remissivo",
+            see: "ver",
+            see_also: "ver também",
+            references: "Referências",
         },
         web: WebWords {
             previous: "Anterior",
@@ -303,6 +311,10 @@ pub static LOCALES: &[Locale] = &[
             colophon: "Colofón",
             glossary: "Glosario",
             characters: "Personajes",
+            index: "Índice alfabético",
+            see: "véase",
+            see_also: "véase también",
+            references: "Referencias",
         },
         web: WebWords {
             previous: "Anterior",
@@ -369,6 +381,10 @@ pub static LOCALES: &[Locale] = &[
             colophon: "Colophon",
             glossary: "Glossaire",
             characters: "Personnages",
+            index: "Index",
+            see: "voir",
+            see_also: "voir aussi",
+            references: "Bibliographie",
         },
         web: WebWords {
             previous: "Précédent",
@@ -435,6 +451,10 @@ pub static LOCALES: &[Locale] = &[
             colophon: "Impressum",
             glossary: "Glossar",
             characters: "Personen",
+            index: "Register",
+            see: "siehe",
+            see_also: "siehe auch",
+            references: "Literatur",
         },
         web: WebWords {
             previous: "Zurück",

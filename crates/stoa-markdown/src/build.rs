@@ -77,6 +77,9 @@ enum InlinesKind {
     Lang {
         lang: String,
     },
+    /// `[`, not (yet) a link: the words of an index term when
+    /// `]{.index …}` closes it, else the text it was.
+    Bracket,
 }
 
 pub struct Builder<'a> {
@@ -99,6 +102,9 @@ pub struct Builder<'a> {
     too_deep: usize,
     /// Whether the nesting error was reported (once per post).
     deep_reported: bool,
+    /// The end of the last `{.index …}` read: the text events before it
+    /// are its source, not the post's words.
+    skip_to: usize,
 }
 
 impl<'a> Builder<'a> {
@@ -119,6 +125,7 @@ impl<'a> Builder<'a> {
             inline_levels: 0,
             too_deep: 0,
             deep_reported: false,
+            skip_to: 0,
         }
     }
 
@@ -127,9 +134,7 @@ impl<'a> Builder<'a> {
         for (event, range) in Parser::new_ext(body, crate::PARSER_OPTIONS).into_offset_iter() {
             self.event(event, range);
         }
-        while self.in_lang() {
-            self.close_lang();
-        }
+        self.close_spans();
         let Some(Frame::Blocks {
             mut blocks,
             pending,
@@ -201,6 +206,20 @@ impl<'a> Builder<'a> {
         match event {
             Event::Start(tag) => self.start(tag, range),
             Event::End(end) => self.end(end),
+            Event::Text(text) if range.start < self.skip_to => {
+                // The rest of a text event an index term's `{…}` began in.
+                let cut = self.skip_to - range.start;
+                if text.len() == range.len() && cut < text.len() {
+                    self.text(&text[cut..]);
+                }
+            }
+            Event::SoftBreak if range.start < self.skip_to => {}
+            Event::Text(text) if text.as_ref() == "[" && &self.body[range.clone()] == "[" => {
+                self.open_bracket(range.start)
+            }
+            Event::Text(text) if text.as_ref() == "]" && &self.body[range.clone()] == "]" => {
+                self.close_bracket(range)
+            }
             Event::Text(text) => {
                 self.undefined_note(range.start);
                 let text = crate::tokens::unsmarten_option(self.body, &text, &range);
@@ -405,10 +424,8 @@ impl<'a> Builder<'a> {
             self.too_deep -= 1;
             return;
         }
-        // A `<span lang>` left open ends with the element it is in.
-        while self.in_lang() {
-            self.close_lang();
-        }
+        // A `<span lang>` or a `[` left open ends with the element it is in.
+        self.close_spans();
         let frame = self.pop().expect("an end event closes an open frame");
         match frame {
             Frame::Blocks {
@@ -494,6 +511,13 @@ impl<'a> Builder<'a> {
                     self.inline(inline);
                 }
             }
+            // Only a `]` closes a bracket; kept as the text it was.
+            InlinesKind::Bracket => {
+                self.text("[");
+                for inline in content {
+                    self.inline(inline);
+                }
+            }
             InlinesKind::Lang { lang } => self.inline(Inline::Span {
                 role: None,
                 class: String::new(),
@@ -566,6 +590,105 @@ impl<'a> Builder<'a> {
             RawHtml::SpanClose if self.in_lang() => self.close_lang(),
             RawHtml::SpanClose => self.inline(Inline::text(html)),
             RawHtml::Text(text) => self.inline(Inline::text(text)),
+        }
+    }
+
+    /// A `[` that no link took: it may open an index term's words.
+    fn open_bracket(&mut self, offset: usize) {
+        self.undefined_note(offset);
+        if self.too_deep > 0 || self.at_limit(offset, Level::Inline) {
+            return self.text("[");
+        }
+        self.push(inlines(InlinesKind::Bracket));
+    }
+
+    /// A `]` that no link took: an index term when `{.index …}` follows
+    /// it, else the text it was, closing the `[` before it.
+    fn close_bracket(&mut self, range: Range<usize>) {
+        let marked = crate::index_marks::read(self.body, range.end);
+        let open = matches!(
+            self.stack.last(),
+            Some(Frame::Inlines {
+                kind: InlinesKind::Bracket,
+                ..
+            })
+        );
+        let content = match open {
+            true => match self.pop() {
+                Some(Frame::Inlines { content, .. }) => Some(content),
+                _ => None,
+            },
+            false => None,
+        };
+        let as_text = |b: &mut Self, content: Option<Vec<Inline>>| {
+            if let Some(content) = content {
+                b.text("[");
+                for inline in content {
+                    b.inline(inline);
+                }
+            }
+            b.text("]");
+        };
+        match marked {
+            None => as_text(self, content),
+            Some(Err(m)) => {
+                self.index_mistake(m.at, m.message, m.hint);
+                as_text(self, content);
+            }
+            Some(Ok(marked)) => {
+                self.skip_to = marked.end;
+                let Some(content) = content else {
+                    self.index_mistake(
+                        range.start,
+                        "this `]{.index}` closes no `[` of the same paragraph, emphasis or link"
+                            .into(),
+                        "put the words of the term in brackets: `[Flink]{.index}`".into(),
+                    );
+                    return;
+                };
+                match crate::index_marks::span(marked.attrs, content) {
+                    Ok(span) => self.inline(span),
+                    Err(why) => self.index_mistake(
+                        range.start,
+                        why.into(),
+                        "write `[]{.index key=\"Flink\"}`, or put words in the brackets".into(),
+                    ),
+                }
+            }
+        }
+    }
+
+    /// An error in an index term, at byte `offset`.
+    fn index_mistake(&mut self, offset: usize, message: String, hint: String) {
+        let pos = self.lines.pos(offset);
+        self.out.diagnostics.push(
+            Diagnostic::error(message)
+                .at(pos.line, pos.column)
+                .with_hint(hint),
+        );
+    }
+
+    /// Closes the `<span lang>` and `[` frames left open at the top.
+    fn close_spans(&mut self) {
+        loop {
+            match self.stack.last() {
+                Some(Frame::Inlines {
+                    kind: InlinesKind::Lang { .. },
+                    ..
+                }) => self.close_lang(),
+                Some(Frame::Inlines {
+                    kind: InlinesKind::Bracket,
+                    ..
+                }) => {
+                    if let Some(Frame::Inlines { content, .. }) = self.pop() {
+                        self.text("[");
+                        for inline in content {
+                            self.inline(inline);
+                        }
+                    }
+                }
+                _ => break,
+            }
         }
     }
 

@@ -4,6 +4,7 @@
 mod build;
 mod html;
 mod ids;
+mod index_marks;
 mod lines;
 mod options;
 mod tokens;

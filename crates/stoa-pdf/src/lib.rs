@@ -14,11 +14,13 @@ mod diagram;
 mod escape;
 mod pages;
 mod png_out;
+mod press;
 pub mod raw;
 mod source;
 mod text;
 mod titles;
 mod world;
+mod wrap;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -70,10 +72,18 @@ impl Renderer for PdfRenderer {
     }
 
     fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>> {
-        let job = Job::of(ctx);
+        let mut job = Job::of(ctx);
         let standards = pdf_standards(job.book)?;
-        let generated = generate_with(job.book, ctx.notes, ctx.ids, Parts::Book, ctx.layout);
+        let mut generated = generate_with(job.book, ctx.notes, ctx.ids, Parts::Book, ctx.layout);
         let (mut document, mut warnings) = job.compile(&generated)?;
+        // A printer's gutter grows with the page count: a book that needs
+        // a wider inside margin than its own is laid out once more with it.
+        let geared = press::geared(job.book, document.pages().len());
+        if let Some(book) = &geared {
+            job.book = book;
+            generated = generate_with(job.book, ctx.notes, ctx.ids, Parts::Book, ctx.layout);
+            (document, warnings) = job.compile(&generated)?;
+        }
         // The creation date is stoa's, not the theme's: `meta.modified`,
         // which SOURCE_DATE_EPOCH sets (else the book's date), as in the
         // EPUB. A theme's `set document(date: ..)` would win over the
@@ -93,6 +103,10 @@ impl Renderer for PdfRenderer {
             let world = job.world(&generated);
             job.convert_all(&world, &generated, &errors)
         })?;
+        let companions = match &job.book.print.press {
+            Some(press) => press::files(&job, ctx, &document, press, &options, &mut warnings)?,
+            None => Vec::new(),
+        };
         warnings.extend(generated.warnings);
         // The source parsed once more (the world that laid it out is gone):
         // glyph spans lead to its literals. A few milliseconds a book.
@@ -107,6 +121,7 @@ impl Renderer for PdfRenderer {
             sources,
             warnings,
             pages,
+            companions,
         })
     }
 
@@ -177,6 +192,7 @@ pub fn generate_source_of(book: &Book) -> String {
 
 /// What one rendering reads: the book, the theme, the folders images may
 /// come from.
+#[derive(Clone, Copy)]
 struct Job<'a> {
     book: &'a Book,
     theme: &'a Theme,

@@ -318,6 +318,10 @@ impl<'a> Gen<'a> {
         if parts == Parts::Cover {
             args.push("cover-only: true".to_owned());
         }
+        // Only when given: a theme of an older stoa knows no `isbn`.
+        if let Some(isbn) = &p.isbn {
+            args.push(format!("isbn: {}", typst_string(isbn)));
+        }
         if stoa_locale::is_rtl(&book.lang) {
             // Set before the theme's rule, so that every page it makes runs
             // right to left too, whatever theme (Typst's `auto` would miss a
@@ -862,8 +866,18 @@ impl<'a> Gen<'a> {
             } => {
                 self.container_call("#span(", class, attrs, role.as_ref());
                 self.out.push_str(", [");
-                self.anchor(attrs, ctx);
+                // An index term's anchor follows its first words: before
+                // them, a line (and page) break at the space before the
+                // term would leave it on the page before the term.
+                let mark =
+                    stoa_doc::index::role_name(role.as_ref()) == Some(stoa_doc::index::MARK_ROLE);
+                if !mark {
+                    self.anchor(attrs, ctx);
+                }
                 self.inlines(content, ctx);
+                if mark {
+                    self.anchor(attrs, ctx);
+                }
                 self.out.push_str("])");
             }
         }

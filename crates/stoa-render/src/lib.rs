@@ -133,6 +133,11 @@ pub struct Rendered {
     /// For a paged format (the PDF): where each page begins, for the
     /// other formats' page markers.
     pub pages: Option<PageMap>,
+    /// Further files of the same edition, as (suffix, bytes), written
+    /// beside the artifact as `<book>-<lang><suffix>` (the PDF's print
+    /// interior `-print.pdf` and cover wrap `-cover.pdf`, for a book with
+    /// a print profile).
+    pub companions: Vec<(String, Vec<u8>)>,
 }
 
 /// A block of a chapter, by position: the chapter's index in the book and

@@ -3,6 +3,8 @@
 //! [`IdIndex`](stoa_doc::IdIndex), and the meaning of containers read from
 //! their [`Role`], never from their class: the class is kept for styling.
 
+mod index;
+
 use crate::Markup;
 use crate::xml::Xml;
 use std::collections::{BTreeMap, HashMap};
@@ -116,6 +118,9 @@ impl<'m, 'a> Writer<'m, 'a> {
     fn block(&mut self, block: &Block, x: &mut Xml) {
         if let Some(drawing) = stoa_diagram::diagram_of(block) {
             crate::diagram::write(&drawing, x);
+            return;
+        }
+        if self.index_block(block, x) {
             return;
         }
         match block {
@@ -440,9 +445,10 @@ impl<'m, 'a> Writer<'m, 'a> {
                 attrs,
                 content,
             } => {
-                let attrs = self
-                    .m
-                    .container_attrs(class, role.as_ref(), attrs, false, true);
+                let attrs = index::mark_attrs(role.as_ref(), attrs).unwrap_or_else(|| {
+                    self.m
+                        .container_attrs(class, role.as_ref(), attrs, false, true)
+                });
                 match (role, content.as_slice()) {
                     // A glossary reference around one link is that link,
                     // carrying the span's semantics.

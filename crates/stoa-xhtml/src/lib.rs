@@ -287,6 +287,12 @@ fn section_semantics(chapter: &Chapter) -> (&'static str, &'static str) {
     if chapter.role == Some(Role::Glossary) {
         return ("glossary", "doc-glossary");
     }
+    if chapter.role == Some(Role::Other(stoa_doc::BIBLIOGRAPHY_ROLE.into())) {
+        return ("bibliography", "doc-bibliography");
+    }
+    if stoa_doc::index::is_index(chapter) {
+        return ("index", "doc-index");
+    }
     match chapter.kind {
         ChapterKind::Post => ("chapter", "doc-chapter"),
         ChapterKind::About | ChapterKind::Appendix => ("appendix", "doc-appendix"),

@@ -494,3 +494,44 @@ fn the_theme_gets_every_label_of_the_locale_table() {
     assert!(dict.contains(r#"typeset-with: "a \"b\" #c""#), "{dict}");
     assert!(dict.contains(r#"glossary: "Glossário""#), "{dict}");
 }
+
+#[test]
+fn a_span_with_an_id_is_an_anchor_links_from_other_chapters_reach() {
+    let mut attrs = Attrs::new();
+    attrs.insert("id".into(), "cite-1".into());
+    let cited = Inline::Span {
+        role: None,
+        class: "citation".into(),
+        attrs,
+        content: vec![Inline::Link {
+            url: "#ref-a".into(),
+            title: String::new(),
+            content: vec![Inline::text("(A 2000)")],
+        }],
+    };
+    let mut entry = Attrs::new();
+    entry.insert("id".into(), "ref-a".into());
+    let back = Inline::Link {
+        url: "#cite-1".into(),
+        title: String::new(),
+        content: vec![Inline::text("back")],
+    };
+    let book = book_of(vec![
+        chapter("c", vec![par(vec![Inline::text("As said "), cited])]),
+        chapter(
+            "refs",
+            vec![Block::Div {
+                role: None,
+                class: "bibliography-entry".into(),
+                attrs: entry,
+                blocks: vec![par(vec![Inline::text("A. 2000. "), back])],
+            }],
+        ),
+    ]);
+    let src = source_of(&book);
+    assert!(src.contains(r##"#link(label("ch:c:h:cite-1"))"##), "{src}");
+    assert!(
+        src.contains(r##"#metadata(none)#label("ch:c:h:cite-1")"##),
+        "{src}"
+    );
+}

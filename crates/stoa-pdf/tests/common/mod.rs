@@ -43,6 +43,10 @@ pub fn labels_pt() -> Labels {
         colophon: "Colofão".into(),
         glossary: "Glossário".into(),
         characters: "Personagens".into(),
+        index: "Índice remissivo".into(),
+        see: "ver".into(),
+        see_also: "ver também".into(),
+        references: "Referências".into(),
     }
 }
 

@@ -1,0 +1,295 @@
+//! Marks in the text: the terms file's phrases found and wrapped as index
+//! marks, then every mark given its id and collected, in reading order.
+
+use crate::terms::Term;
+use std::collections::HashMap;
+use stoa_doc::words::{Accents, Matching, fold_char, words};
+use stoa_doc::{Attrs, Block, Book, ChapterKind, Inline, Role, index};
+
+/// One mark, collected: where it is and what it indexes.
+#[derive(Clone, Debug)]
+pub(crate) struct Mark {
+    pub(crate) chapter: usize,
+    pub(crate) id: String,
+    /// The entry's levels.
+    pub(crate) entry: Vec<String>,
+    pub(crate) see: Option<String>,
+    pub(crate) see_also: Vec<String>,
+}
+
+/// Wraps every occurrence of the terms' phrases in the posts' text (not
+/// in headings, code, links, notes, glossaries or marks) in an index
+/// mark; returns how many each term found.
+pub(crate) fn mark_phrases(book: &mut Book, terms: &[Term]) -> Vec<usize> {
+    let mut found = vec![0; terms.len()];
+    // Longer phrases first: `keyed state` before `state`.
+    let mut phrases: Vec<(usize, &[String])> = terms
+        .iter()
+        .enumerate()
+        .flat_map(|(i, t)| t.phrases.iter().map(move |p| (i, p.as_slice())))
+        .collect();
+    phrases.sort_by_key(|(_, p)| std::cmp::Reverse(p.len()));
+    if phrases.is_empty() {
+        return found;
+    }
+    let matching = Matching {
+        lang: &book.lang,
+        inflection: true,
+        accents: Accents::Term,
+    };
+    // Inflection changes a word's ending only: a phrase can start only at
+    // a word with its first two letters, so each word is compared with the
+    // phrases of its letter alone (linear in the text, whatever the file's
+    // length).
+    let mut by_letter: ByLetter = HashMap::new();
+    for (term, phrase) in phrases {
+        if let Some(c) = phrase.first().and_then(|w| first_letter(w)) {
+            by_letter.entry(c).or_default().push((term, phrase));
+        }
+    }
+    let finder = Finder {
+        terms,
+        by_letter,
+        matching,
+    };
+    for chapter in &mut book.chapters {
+        if matches!(chapter.kind, ChapterKind::Post | ChapterKind::About) {
+            finder.blocks(&mut chapter.blocks, &mut found);
+        }
+    }
+    found
+}
+
+/// Phrases (term index, words) by the first two letters of their first word.
+type ByLetter<'t> = HashMap<(char, Option<char>), Vec<(usize, &'t [String])>>;
+
+struct Finder<'t> {
+    terms: &'t [Term],
+    /// The phrases by the first letter of their first word, folded,
+    /// longest first.
+    by_letter: ByLetter<'t>,
+    matching: Matching<'t>,
+}
+
+/// The first two letters of `word` (one for a word of one), lowercase
+/// and without accent: inflection never changes them.
+fn first_letter(word: &str) -> Option<(char, Option<char>)> {
+    let mut chars = word.chars().map(fold_char);
+    Some((chars.next()?, chars.next()))
+}
+
+impl Finder<'_> {
+    fn blocks(&self, blocks: &mut [Block], found: &mut [usize]) {
+        for block in blocks {
+            match block {
+                Block::Paragraph { content } => self.inlines(content, found),
+                Block::List { items, .. } => {
+                    for item in items {
+                        self.blocks(&mut item.blocks, found);
+                    }
+                }
+                Block::Quote { blocks } => self.blocks(blocks, found),
+                Block::Table { rows, .. } => {
+                    for cell in rows.iter_mut().flatten() {
+                        self.inlines(cell, found);
+                    }
+                }
+                // A glossary defines its terms; a plugin's other containers
+                // (a dialogue's turns) hold the author's text.
+                Block::Div { role, blocks, .. } => {
+                    if !role.as_ref().is_some_and(Role::is_definition_list) {
+                        self.blocks(blocks, found);
+                    }
+                }
+                Block::Heading { .. }
+                | Block::Code { .. }
+                | Block::Rule
+                | Block::FootnoteDef { .. }
+                | Block::Raw { .. } => {}
+            }
+        }
+    }
+
+    fn inlines(&self, inlines: &mut Vec<Inline>, found: &mut [usize]) {
+        let mut out = Vec::with_capacity(inlines.len());
+        for inline in inlines.drain(..) {
+            match inline {
+                Inline::Text { text } => self.text(text, &mut out, found),
+                Inline::Emph { mut content } => {
+                    self.inlines(&mut content, found);
+                    out.push(Inline::Emph { content });
+                }
+                Inline::Strong { mut content } => {
+                    self.inlines(&mut content, found);
+                    out.push(Inline::Strong { content });
+                }
+                // A speaker's name, a phrase in another language: the
+                // author's words. A token, a formula, a mark, a glossary
+                // reference: not.
+                Inline::Span {
+                    role: None,
+                    class,
+                    attrs,
+                    mut content,
+                } => {
+                    self.inlines(&mut content, found);
+                    out.push(Inline::Span {
+                        role: None,
+                        class,
+                        attrs,
+                        content,
+                    });
+                }
+                other => out.push(other),
+            }
+        }
+        *inlines = out;
+    }
+
+    /// `text`, its phrases wrapped in marks, onto `out`.
+    fn text(&self, text: String, out: &mut Vec<Inline>, found: &mut [usize]) {
+        let spans = words(&text);
+        let mut hits = Vec::new();
+        let mut i = 0;
+        while i < spans.len() {
+            let (s, e) = spans[i];
+            let hit = first_letter(&text[s..e])
+                .and_then(|c| self.by_letter.get(&c))
+                .and_then(|list| list.iter().find(|(_, p)| self.matches(&text, &spans, i, p)));
+            match hit {
+                Some((term, phrase)) => {
+                    hits.push((spans[i].0, spans[i + phrase.len() - 1].1, *term));
+                    i += phrase.len();
+                }
+                None => i += 1,
+            }
+        }
+        if hits.is_empty() {
+            out.push(Inline::Text { text });
+            return;
+        }
+        let mut at = 0;
+        for (start, end, term) in hits {
+            found[term] += 1;
+            if start > at {
+                out.push(Inline::text(&text[at..start]));
+            }
+            let mut attrs = Attrs::new();
+            attrs.insert(index::KEY.into(), self.terms[term].entry.join("!"));
+            out.push(Inline::Span {
+                role: Some(Role::Other(index::MARK_ROLE.into())),
+                class: index::MARK_ROLE.into(),
+                attrs,
+                content: vec![Inline::text(&text[start..end])],
+            });
+            at = end;
+        }
+        if at < text.len() {
+            out.push(Inline::text(&text[at..]));
+        }
+    }
+
+    /// Whether `phrase` occurs at word `i` of `text` (words separated by
+    /// spaces only).
+    fn matches(&self, text: &str, spans: &[(usize, usize)], i: usize, phrase: &[String]) -> bool {
+        if i + phrase.len() > spans.len() {
+            return false;
+        }
+        phrase.iter().enumerate().all(|(j, want)| {
+            let (s, e) = spans[i + j];
+            let spaced = j == 0 || text[spans[i + j - 1].1..s].chars().all(char::is_whitespace);
+            spaced && self.matching.same_word(&text[s..e], want)
+        })
+    }
+}
+
+/// Gives every mark of the book an id (`ix-1`, `ix-2`, … in reading
+/// order, unless it has one) and collects them. Marks inside notes are
+/// not link targets: they are left out, and counted in the second value.
+pub(crate) fn collect(book: &mut Book) -> (Vec<Mark>, usize) {
+    let mut marks = Vec::new();
+    let mut in_notes = 0;
+    for (index, chapter) in book.chapters.iter_mut().enumerate() {
+        let mut c = Collector {
+            chapter: index,
+            marks: &mut marks,
+            in_notes: &mut in_notes,
+        };
+        c.blocks(&mut chapter.blocks, false);
+    }
+    (marks, in_notes)
+}
+
+struct Collector<'m> {
+    chapter: usize,
+    marks: &'m mut Vec<Mark>,
+    in_notes: &'m mut usize,
+}
+
+impl Collector<'_> {
+    fn blocks(&mut self, blocks: &mut [Block], note: bool) {
+        for block in blocks {
+            match block {
+                Block::Heading { content, .. } | Block::Paragraph { content } => {
+                    self.inlines(content, note)
+                }
+                Block::List { items, .. } => {
+                    for item in items {
+                        self.blocks(&mut item.blocks, note);
+                    }
+                }
+                Block::Quote { blocks } | Block::Div { blocks, .. } => self.blocks(blocks, note),
+                Block::FootnoteDef { blocks, .. } => self.blocks(blocks, true),
+                Block::Table { head, rows, .. } => {
+                    for cell in head.iter_mut().chain(rows.iter_mut().flatten()) {
+                        self.inlines(cell, note);
+                    }
+                }
+                Block::Code { .. } | Block::Rule | Block::Raw { .. } => {}
+            }
+        }
+    }
+
+    fn inlines(&mut self, inlines: &mut [Inline], note: bool) {
+        for inline in inlines {
+            match inline {
+                Inline::Span {
+                    role: Some(Role::Other(role)),
+                    attrs,
+                    content,
+                    ..
+                } if role == index::MARK_ROLE => {
+                    if note {
+                        *self.in_notes += 1;
+                        continue;
+                    }
+                    let words = stoa_doc::inlines_text(content);
+                    let entry: Vec<String> = match attrs.get(index::KEY) {
+                        Some(key) => key.split('!').map(crate::terms::normalize).collect(),
+                        None => vec![crate::terms::normalize(&words)],
+                    };
+                    let id = attrs
+                        .entry("id".into())
+                        .or_insert_with(|| format!("ix-{}", self.marks.len() + 1))
+                        .clone();
+                    self.marks.push(Mark {
+                        chapter: self.chapter,
+                        id,
+                        entry,
+                        see: attrs.get(index::SEE).map(|s| crate::terms::normalize(s)),
+                        see_also: attrs
+                            .get(index::SEE_ALSO)
+                            .map(|s| s.split(';').map(crate::terms::normalize).collect())
+                            .unwrap_or_default(),
+                    });
+                }
+                Inline::Emph { content }
+                | Inline::Strong { content }
+                | Inline::Strike { content }
+                | Inline::Link { content, .. }
+                | Inline::Span { content, .. } => self.inlines(content, note),
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+use super::*;
+use stoa_doc::{BookMeta, Labels, Print, TREE_VERSION};
+
+fn book(lang: &str, posts: &[&str]) -> Book {
+    let chapters = posts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| Chapter {
+            slug: format!("p{i}"),
+            title: format!("Post {i}"),
+            blocks: vec![
+                Block::Heading {
+                    level: 2,
+                    id: "h".into(),
+                    content: vec![Inline::text("Flink in a heading")],
+                },
+                Block::Paragraph {
+                    content: vec![Inline::text(*text)],
+                },
+            ],
+            ..Chapter::default()
+        })
+        .collect();
+    let labels = Labels {
+        index: "Index".into(),
+        see: "see".into(),
+        see_also: "see also".into(),
+        ..Labels::default()
+    };
+    Book {
+        version: TREE_VERSION,
+        id: "b".into(),
+        lang: lang.into(),
+        meta: BookMeta::default(),
+        labels,
+        chapters,
+        assets: Vec::new(),
+        styles: Vec::new(),
+        print: Print::default(),
+    }
+}
+
+fn terms(text: &str, lang: &str) -> Vec<Term> {
+    terms::parse(text, "index.toml", lang, &["en", "pt-BR"]).unwrap()
+}
+
+/// The index chapter's entries as text: `term: locators` per line,
+/// sub-entries indented.
+fn outline(chapter: &Chapter) -> Vec<String> {
+    fn walk(blocks: &[Block], depth: usize, out: &mut Vec<String>) {
+        for b in blocks {
+            match b {
+                Block::Div { role, blocks, .. }
+                    if index::role_name(role.as_ref()) == Some(index::ENTRY_ROLE) =>
+                {
+                    if let Some(Block::Paragraph { content }) = blocks.first() {
+                        out.push(format!(
+                            "{}{}",
+                            "  ".repeat(depth),
+                            stoa_doc::inlines_text(content)
+                        ));
+                    }
+                    walk(&blocks[1..], depth + 1, out);
+                }
+                Block::Div { blocks, .. } => walk(blocks, depth, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&chapter.blocks, 0, &mut out);
+    out
+}
+
+#[test]
+fn a_book_without_marks_or_terms_is_unchanged() {
+    let mut b = book("en", &["Plain [text] here."]);
+    let before = b.clone();
+    assert!(apply(&mut b, &[], "index.toml").is_empty());
+    assert_eq!(b, before);
+}
+
+#[test]
+fn the_terms_file_indexes_every_occurrence_with_its_inflections() {
+    let mut b = book(
+        "en",
+        &[
+            "Flink keeps keyed state; the states of Flink.",
+            "Checkpoints save state.",
+        ],
+    );
+    let t = terms(
+        "[en]\nFlink = \"Flink\"\nstate = \"state\"\n\"state!keyed\" = \"keyed state\"\n\
+         checkpoint = { find = [\"checkpoint\"], see-also = [\"state\"] }\nwatermark = \"watermark\"\n",
+        "en",
+    );
+    let warnings = apply(&mut b, &t, "index.toml");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].message.contains("`watermark` is never found"));
+    assert_eq!(warnings[0].line, Some(6));
+    let index = b.chapters.last().unwrap();
+    assert!(index::is_index(index));
+    assert_eq!(
+        outline(index),
+        [
+            "checkpoint, Post 1. See also state",
+            "Flink, Post 0, Post 0",
+            "state, Post 0, Post 1",
+            "  keyed, Post 0",
+        ]
+    );
+    // Headings are not searched; the marks got ids in reading order.
+    let Block::Paragraph { content } = &b.chapters[0].blocks[1] else {
+        panic!()
+    };
+    let ids: Vec<&str> = content
+        .iter()
+        .filter_map(|i| match i {
+            Inline::Span { attrs, .. } => attrs.get("id").map(String::as_str),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ids, ["ix-1", "ix-2", "ix-3", "ix-4"]);
+}
+
+#[test]
+fn a_cross_reference_to_a_missing_entry_is_told() {
+    let mut b = book("en", &["Flink here."]);
+    let t = terms(
+        "[en]\nFlink = \"Flink\"\n\"Apache Flink\" = { see = \"Flnk\" }\n",
+        "en",
+    );
+    let w = apply(&mut b, &t, "index.toml");
+    assert_eq!(w.len(), 1);
+    assert!(w[0].message.contains("no entry `Flnk`"), "{}", w[0].message);
+}
+
+#[test]
+fn collation_sorts_portuguese_and_english_as_their_readers_expect() {
+    let mark = |words: &str| Inline::Span {
+        role: Some(Role::Other(index::MARK_ROLE.into())),
+        class: String::new(),
+        attrs: Attrs::new(),
+        content: vec![Inline::text(words)],
+    };
+    let words = [
+        "Óbidos",
+        "ônibus",
+        "estado",
+        "Estado",
+        "éter",
+        "ação",
+        "Acre",
+        "abacaxi",
+        "Zebra",
+        "água",
+        "Ágora",
+        "agora",
+        "checkpoint",
+        "Checkpoint",
+        "Índia",
+        "iate",
+        "cão",
+        "Cabo",
+    ];
+    let mut b = book("pt-BR", &[]);
+    b.chapters.push(Chapter {
+        slug: "p".into(),
+        title: "P".into(),
+        blocks: vec![Block::Paragraph {
+            content: words.iter().map(|w| mark(w)).collect(),
+        }],
+        ..Chapter::default()
+    });
+    apply(&mut b, &[], "index.toml");
+    let got: Vec<String> = outline(b.chapters.last().unwrap())
+        .into_iter()
+        .map(|l| l.split(',').next().unwrap().to_string())
+        .collect();
+    // Accents and case second to the letters (`ação` among the a's, not
+    // after z); `Estado` and `estado` one entry, as first written;
+    // `agora` (now) and `Ágora` (the square) two.
+    assert_eq!(
+        got,
+        [
+            "abacaxi",
+            "ação",
+            "Acre",
+            "agora",
+            "Ágora",
+            "água",
+            "Cabo",
+            "cão",
+            "checkpoint",
+            "estado",
+            "éter",
+            "iate",
+            "Índia",
+            "Óbidos",
+            "ônibus",
+            "Zebra"
+        ]
+    );
+    let letters: Vec<String> = b
+        .chapters
+        .last()
+        .unwrap()
+        .blocks
+        .iter()
+        .filter_map(|g| match g {
+            Block::Div { attrs, .. } => attrs.get("letter").cloned(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(letters, ["A", "C", "E", "I", "O", "Z"]);
+}
