@@ -270,6 +270,20 @@ fn import_hugo_site_builds_every_format_with_every_post_once_per_language() {
 }
 
 #[test]
+fn import_hugo_gives_each_edition_its_own_title() {
+    let (tmp, _log) = import_and_build(&HUGO, &[]);
+    let book = std::fs::read_to_string(tmp.path().join("blog/books/blog/book.toml")).unwrap();
+    // `[languages.pt-br] title` for pt-BR; the site's `title` for English.
+    assert!(book.contains("pt-BR = \"Notas do Pórtico\""), "{book}");
+    assert!(book.contains("en = \"Notes from the Stoa\""), "{book}");
+    let opf = zip_entry(
+        &tmp.path().join("blog/dist/blog/blog-pt-BR.epub"),
+        "OEBPS/content.opf",
+    );
+    assert!(opf.contains("Notas do Pórtico"), "{opf}");
+}
+
+#[test]
 fn import_jekyll_site_builds_every_format_with_every_post_once_per_language() {
     check_site(&JEKYLL);
 }

@@ -3,7 +3,9 @@
 //! every test: the collection for KDP (6 × 9 in, cream, both languages),
 //! the dialogues for Lulu (A5), and two copies of the dialogues for
 //! IngramSpark (5.5 × 8.5 in) and a generic printer (B-format). Every size
-//! is computed here from the printers' figures, not from stoa's.
+//! is computed here from the printers' figures, not from stoa's. The
+//! preflight (`stoa check --print`) runs on the `preflight` fixture: one
+//! short post with a 600 × 400 px photograph.
 
 use crate::prelude::*;
 use std::path::{Path, PathBuf};
@@ -341,6 +343,117 @@ fn a_wrong_check_digit_is_an_error_at_its_line() {
     assert!(log.contains(&format!("book.toml:{line}")), "{log}");
     assert!(
         log.contains("check digit 8") && log.contains("ask for 7"),
+        "{log}"
+    );
+}
+
+/// The preflight fixture in a folder of its own, with `profile` set to
+/// `profile`: one short post with a 600 × 400 px photograph.
+fn preflight_project(profile: &str) -> tempfile::TempDir {
+    let dir = project_from(&fixture("preflight").join("books"));
+    if profile != "generic" {
+        let toml = "books/lowres/book.toml";
+        edit(
+            dir.path(),
+            toml,
+            "profile = \"generic\"",
+            &format!("profile = \"{profile}\""),
+        );
+    }
+    dir
+}
+
+#[test]
+fn check_print_reports_an_image_below_300_dpi_at_its_placed_size() {
+    let dir = preflight_project("generic");
+    let out = stoa(dir.path(), &["check", "--print"]);
+    let log = output_text(&out);
+    // The photograph fills the 6 × 9 in page's text width, 4.62 in
+    // (pdfimages -list on the print PDF: 130 ppi both ways); 300 dpi at
+    // that width is 1,387 px.
+    assert!(
+        log.contains(
+            "warning: books/posts/photo/img.png is placed at 4.6 × 3.1 in, 130 dpi; \
+             the printer wants 300: use an image at least 1387 px wide"
+        ),
+        "{log}"
+    );
+    // 8 pages are within a generic printer's range: warnings only.
+    assert!(out.status.success(), "{log}");
+    assert!(log.contains("check: 0 errors"), "{log}");
+}
+
+#[test]
+fn check_without_print_runs_no_preflight() {
+    let dir = preflight_project("generic");
+    let out = stoa(dir.path(), &["check"]);
+    let log = output_text(&out);
+    assert!(out.status.success(), "{log}");
+    assert!(!log.contains("dpi"), "{log}");
+}
+
+#[test]
+fn check_print_refuses_a_book_below_the_bindings_page_count() {
+    let dir = preflight_project("kdp");
+    let line = line_of(dir.path(), "books/lowres/book.toml", "profile =");
+    let out = stoa(dir.path(), &["check", "--print"]);
+    let log = output_text(&out);
+    assert!(!out.status.success(), "{log}");
+    assert!(
+        log.contains(&format!(
+            "books/lowres/book.toml:{line}:1: error: the print interior has 8 pages, \
+             fewer than Amazon KDP prints in a paperback (24 to 828)"
+        )),
+        "{log}"
+    );
+    // Below 80 pages KDP wants a blank spine: said, not refused.
+    assert!(
+        log.contains("warning: note: the spine will carry no title"),
+        "{log}"
+    );
+}
+
+#[test]
+fn check_print_reports_rgb_images_for_a_printer_that_wants_cmyk() {
+    let dir = preflight_project("ingramspark");
+    let out = stoa(dir.path(), &["check", "--print"]);
+    let log = output_text(&out);
+    assert!(
+        log.contains(
+            "warning: books/posts/photo/img.png is an RGB image; IngramSpark prefers CMYK \
+             (PDF/X-1a), which Typst cannot write or convert to"
+        ),
+        "{log}"
+    );
+}
+
+#[test]
+fn check_print_passes_the_collection_and_finds_a_spine_too_thin_for_its_title() {
+    let dir = project_from(&repo_root().join("books"));
+    let toml = dir.path().join("books/collection/book.toml");
+    let mut text = std::fs::read_to_string(&toml).expect("book.toml");
+    text.push_str("\n[print]\nprofile = \"kdp\"\ntrim = \"6x9\"\npaper = \"cream\"\n");
+    std::fs::write(&toml, &text).expect("write");
+    let args = ["check", "--print", "-b", "collection", "-l", "en"];
+    let out = stoa(dir.path(), &args);
+    let log = output_text(&out);
+    // Over 80 pages, every font embedded, no image: nothing to say.
+    assert!(log.contains("check: 0 errors"), "{log}");
+    assert!(!log.contains("spine") && !log.contains("font"), "{log}");
+    // A spine of 0.05 in takes no 6 pt line: the laid-out wrap shows it.
+    text.push_str("spine-width = \"0.05in\"\n");
+    std::fs::write(&toml, &text).expect("write");
+    let line = line_of(
+        dir.path(),
+        "books/collection/book.toml",
+        "profile = \"kdp\"",
+    );
+    let log = output_text(&stoa(dir.path(), &args));
+    assert!(
+        log.contains(&format!(
+            "books/collection/book.toml:{line}:1: warning: the title and the author do not fit \
+             the spine (0.05 in wide) even at 6 pt"
+        )),
         "{log}"
     );
 }

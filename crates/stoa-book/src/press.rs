@@ -141,6 +141,11 @@ pub(crate) fn settings(
                 spine_mm,
                 back: None,
                 bio: None,
+                profile_at: {
+                    let (line, column) = crate::source::line_col(&file.text, at("profile"));
+                    Some((file.display.clone(), line, column))
+                },
+                preflight: false,
             })
         }
         None if raw.profile.is_none() => {

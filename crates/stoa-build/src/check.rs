@@ -9,7 +9,7 @@ use crate::prepare::prepare;
 use crate::report::{Event, Report, Sink};
 use rayon::prelude::*;
 use stoa_book::{BookConfig, Edition};
-use stoa_doc::Diagnostic;
+use stoa_doc::{Diagnostic, Severity};
 
 /// How far a check goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,10 @@ pub enum Depth {
     /// Also render every format in memory: what only typesetting finds
     /// (a template error, an image a format cannot take) is found too.
     Render,
+    /// Also run the printers' preflight on each print interior (`stoa
+    /// check --print`): its errors count as errors, its findings as
+    /// warnings.
+    Print,
 }
 
 /// Checks what `options` would build, writing nothing: no output folder,
@@ -63,6 +67,8 @@ fn validate(
         .par_iter()
         .map(|(config, edition)| {
             let name = format!("{} ({})", config.id, edition.book.lang);
+            let preflighted = (depth == Depth::Print).then(|| preflighted(edition));
+            let edition = preflighted.as_ref().unwrap_or(edition);
             let prepared = match prepare(options, config, edition) {
                 Ok(p) => p,
                 Err(errors) => return (name, errors, Vec::new()),
@@ -75,7 +81,16 @@ fn validate(
             let (mut errors, mut warnings) = (Vec::new(), Vec::new());
             for outcome in outcomes {
                 match outcome {
-                    Ok(rendered) => warnings.extend(rendered.warnings),
+                    // The preflight's errors come with the warnings, so
+                    // that the check still reports all of them.
+                    Ok(rendered) => {
+                        for d in rendered.warnings {
+                            match d.severity {
+                                Severity::Error if depth == Depth::Print => errors.push(d),
+                                _ => warnings.push(d),
+                            }
+                        }
+                    }
                     Err(e) => errors.extend(e),
                 }
             }
@@ -92,4 +107,14 @@ fn validate(
             report.errors.extend(errors);
         }
     }
+}
+
+/// The edition with its press job told to run the whole preflight; the
+/// same edition when it has no `[print]` profile.
+fn preflighted(edition: &Edition) -> Edition {
+    let mut edition = edition.clone();
+    if let Some(press) = edition.book.print.press.as_mut() {
+        press.preflight = true;
+    }
+    edition
 }

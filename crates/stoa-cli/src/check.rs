@@ -1,5 +1,6 @@
 //! `stoa check`: everything `stoa build` validates, writing nothing, then the
-//! content lints of stoa-lint over every post of the selected editions.
+//! content lints of stoa-lint over every post of the selected editions;
+//! with `--print`, the printers' preflight of each print interior too.
 //! Output is sorted, so that two runs over the same books print the same.
 
 use std::collections::BTreeSet;
@@ -32,6 +33,11 @@ pub(crate) struct CheckArgs {
     /// and the lints only (much faster; misses what only typesetting finds).
     #[arg(long)]
     quick: bool,
+    /// Also run the printers' preflight on each book with a `[print]`
+    /// profile: image resolution at the placed size, page count, spine,
+    /// fonts, colour and bleed, read from the print interior as laid out.
+    #[arg(long, conflicts_with = "quick")]
+    print: bool,
     /// Report lint findings without failing: exit 0 unless there are errors.
     #[arg(long)]
     warn: bool,
@@ -69,6 +75,8 @@ pub(crate) fn run(args: CheckArgs, renderers: &Renderers) -> ExitCode {
     };
     let depth = if args.quick {
         Depth::Load
+    } else if args.print {
+        Depth::Print
     } else {
         Depth::Render
     };

@@ -89,6 +89,14 @@ pub struct Press {
     /// The author's short biography for the back cover (`[cover.bio]`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bio: Option<String>,
+    /// Where `profile` is written: book.toml as the user would type it,
+    /// its line and column, for the preflight's findings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile_at: Option<(String, usize, usize)>,
+    /// Run the whole preflight (`stoa check --print`): set by the check,
+    /// never by book.toml, so it is not part of the tree's JSON.
+    #[serde(skip)]
+    pub preflight: bool,
 }
 
 /// The cover the theme draws, as data: from book.toml's `[cover]`, or

@@ -113,6 +113,7 @@ fn read_text(
         }
         let lang = child_text(channel, "language");
         site = Site {
+            translated: Vec::new(),
             title: child_text(channel, "title").map(stoa_html_md::plain_text),
             description: child_text(channel, "description")
                 .map(stoa_html_md::plain_text)
@@ -206,6 +207,7 @@ fn read_text(
         }
         let feed_lang = xml_lang(root);
         site = Site {
+            translated: Vec::new(),
             title: child(root, "title").map(|t| stoa_html_md::plain_text(&atom_html(t, text))),
             description: child(root, "subtitle")
                 .map(|t| stoa_html_md::plain_text(&atom_html(t, text)))

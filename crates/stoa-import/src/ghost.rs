@@ -281,6 +281,7 @@ pub(crate) fn read_text(
         .filter(|l| !l.is_empty());
     Ok(Imported {
         site: Site {
+            translated: Vec::new(),
             title: settings
                 .get("title")
                 .map(|t| stoa_html_md::plain_text(t))

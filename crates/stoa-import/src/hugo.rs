@@ -9,7 +9,7 @@
 //! suffix taken away) or of one `translationKey`.
 
 use crate::frontmatter::{self, Front};
-use crate::model::{Diagnostic, ImportOptions, Imported, Place, Post, Site, Status};
+use crate::model::{Diagnostic, ImportOptions, Imported, Place, Post, Site, Status, Translated};
 use crate::site::{Found, Layout};
 use crate::syntax::Syntax;
 use crate::util;
@@ -100,6 +100,7 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
     let site = Site {
         title: string("title"),
         description,
+        translated: translated(get("languages")),
         author,
         languages: languages.iter().map(|l| l.0.clone()).collect(),
         base_url: string("baseURL"),
@@ -419,6 +420,35 @@ pub(crate) fn cover(front: &Front) -> Option<String> {
         .or_else(|| front.str("featured_image"))
         .or_else(|| front.strings("images").into_iter().next())
         .filter(|s| !s.trim().is_empty())
+}
+
+/// The titles and descriptions a `[languages.x]` table gives per
+/// language (Hugo's and Zola's; Hugo also puts the description in the
+/// language's `params`).
+pub(crate) fn translated(languages: Option<&toml::Value>) -> Vec<Translated> {
+    let Some(table) = languages.and_then(toml::Value::as_table) else {
+        return Vec::new();
+    };
+    let text = |t: &toml::Table, key: &str| {
+        frontmatter::get(t, key)
+            .and_then(frontmatter::scalar_string)
+            .filter(|s| !s.trim().is_empty())
+    };
+    table
+        .iter()
+        .filter_map(|(lang, value)| {
+            let t = value.as_table()?;
+            let params = frontmatter::get(t, "params").and_then(toml::Value::as_table);
+            let description =
+                text(t, "description").or_else(|| params.and_then(|p| text(p, "description")));
+            Some(Translated {
+                lang: lang.clone(),
+                title: text(t, "title"),
+                description,
+            })
+        })
+        .filter(|t| t.title.is_some() || t.description.is_some())
+        .collect()
 }
 
 /// `title`, or one made from the file's name (reported) when it is empty.

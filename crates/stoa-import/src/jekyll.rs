@@ -56,6 +56,7 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
     };
     let baseurl_path = string("baseurl").unwrap_or_default();
     let site = Site {
+        translated: Vec::new(),
         title: string("title"),
         description: string("description").or_else(|| string("tagline")),
         author: author(frontmatter::get(&config, "author")),

@@ -31,6 +31,7 @@ pub mod wordpress;
 
 pub use model::{
     Diagnostic, Image, ImageData, ImportOptions, Imported, Kind, Place, Post, Site, Status,
+    Translated,
 };
 pub use syntax::NOT_CONVERTED;
 pub use write::{Change, MANIFEST, Report, WriteOptions};

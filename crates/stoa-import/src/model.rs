@@ -143,6 +143,10 @@ pub struct Site {
     pub title: Option<String>,
     /// Its description or tagline, if any.
     pub description: Option<String>,
+    /// A title or description of one language, where the site gives one
+    /// (Hugo's and Zola's `[languages.x] title`), keyed by the language
+    /// as the source writes it; the others take `title` and `description`.
+    pub translated: Vec<Translated>,
     /// The author's name, if the site says it.
     pub author: Option<String>,
     /// Its languages as the source writes them (`pt-br`, `pt_BR`, `en`),
@@ -154,6 +158,17 @@ pub struct Site {
     pub base_url: Option<String>,
     /// Where the site's configuration was read, for messages.
     pub config: Option<Place>,
+}
+
+/// The site's title and description in one of its languages.
+#[derive(Clone, Debug, Default)]
+pub struct Translated {
+    /// The language, as the source writes it (`pt-br`).
+    pub lang: String,
+    /// The title in that language, if the site gives one.
+    pub title: Option<String>,
+    /// The description in that language, if the site gives one.
+    pub description: Option<String>,
 }
 
 /// Whether a post was public.

@@ -241,6 +241,7 @@ fn read_posts(
     warnings.extend(export::left_out(csv_shown, drafts, private));
     Ok(Imported {
         site: Site {
+            translated: Vec::new(),
             config: Some(Place::new(shown, None)),
             ..Site::default()
         },

@@ -360,6 +360,7 @@ pub(crate) fn read_text(
     }
     Ok(Imported {
         site: Site {
+            translated: Vec::new(),
             title: child(channel, "title", false)
                 .map(stoa_html_md::plain_text)
                 .filter(|t| !t.is_empty()),

@@ -697,24 +697,35 @@ fn book_toml(
         .iter()
         .map(|s| format!("  {},\n", quoted(s)))
         .collect();
+    let in_lang = |lang: &str, pick: fn(&crate::model::Translated) -> Option<&String>| {
+        site.translated
+            .iter()
+            .filter(|t| util::canonical_tag(&t.lang) == lang)
+            .find_map(|t| pick(t).map(|s| clean(s)))
+            .filter(|s| !s.is_empty())
+    };
     let titles: String = languages
         .iter()
-        .map(|l| format!("{} = {}\n", key(l), quoted(&title)))
+        .map(|l| {
+            let title = in_lang(l, |t| t.title.as_ref()).unwrap_or_else(|| title.clone());
+            format!("{} = {}\n", key(l), quoted(&title))
+        })
         .collect();
     let description = site
         .description
         .as_deref()
         .map(clean)
         .filter(|d| !d.is_empty());
-    let descriptions = match description {
-        Some(d) => {
-            let lines: String = languages
-                .iter()
-                .map(|l| format!("{} = {}\n", key(l), quoted(&d)))
-                .collect();
-            format!("\n[description]\n{lines}")
-        }
-        None => String::new(),
+    let lines: String = languages
+        .iter()
+        .filter_map(|l| {
+            let d = in_lang(l, |t| t.description.as_ref()).or_else(|| description.clone())?;
+            Some(format!("{} = {}\n", key(l), quoted(&d)))
+        })
+        .collect();
+    let descriptions = match lines.is_empty() {
+        true => String::new(),
+        false => format!("\n[description]\n{lines}"),
     };
     let text = format!(
         "\

@@ -7,7 +7,7 @@
 //! Translations are the pages of one path, the suffix taken away.
 
 use crate::frontmatter;
-use crate::hugo::{MARKDOWN, split_lang, untitled};
+use crate::hugo::{MARKDOWN, split_lang, translated, untitled};
 use crate::model::{Diagnostic, ImportOptions, Imported, Place, Post, Site, Status};
 use crate::site::{Found, Layout};
 use crate::syntax::Syntax;
@@ -57,6 +57,7 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
     let site = Site {
         title: string("title"),
         description: string("description"),
+        translated: translated(frontmatter::get(&config, "languages")),
         author,
         languages: languages.clone(),
         base_url: string("base_url"),

@@ -51,6 +51,14 @@ fn hugo_pairs_by_path_and_translation_key() {
     assert_eq!(site.site.title.as_deref(), Some("Notes from the Stoa"));
     assert_eq!(site.site.author.as_deref(), Some("Ana Lima"));
     assert_eq!(site.site.languages, ["en", "pt-br"]);
+    // `[languages.pt-br] title`: the Portuguese edition's own title.
+    let titles: Vec<_> = site
+        .site
+        .translated
+        .iter()
+        .map(|t| (t.lang.as_str(), t.title.as_deref()))
+        .collect();
+    assert_eq!(titles, [("pt-br", Some("Notas do Pórtico"))]);
     let s = summary(&site);
     assert_eq!(
         s,

@@ -46,13 +46,14 @@ pub fn apply(book: &mut Book, terms: &[Term], file: &str) -> Vec<Diagnostic> {
         if n == 0 && !term.phrases.is_empty() {
             warnings.push(
                 Diagnostic::warning(format!(
-                    "the index term `{}` is never found in the {} edition",
+                    "index term `{}` ({file}:{}) is never found in the {} edition: \
+                     check its spelling or remove it",
                     term.entry.join("!"),
+                    term.at.0,
                     book.lang
                 ))
                 .in_file(file)
-                .at(term.at.0, term.at.1)
-                .with_hint("check its spelling, or remove it from the terms file"),
+                .at(term.at.0, term.at.1),
             );
         }
     }
@@ -65,7 +66,7 @@ pub fn apply(book: &mut Book, terms: &[Term], file: &str) -> Vec<Diagnostic> {
         return warnings;
     }
     let mut entries = entries(&marks, terms);
-    warnings.extend(check_references(&entries, file));
+    warnings.extend(check_references(&entries, terms, file));
     sort(&mut entries, &book.lang);
     let chapter = chapter(book, &entries);
     book.chapters.push(chapter);
@@ -157,11 +158,22 @@ pub fn sort(entries: &mut [Entry], lang: &str) {
     }
 }
 
-/// Warnings for cross-references to entries the index lacks.
-fn check_references(entries: &[Entry], file: &str) -> Vec<Diagnostic> {
+/// Warnings for cross-references to entries the index lacks, at the
+/// terms file's line when the reference is written there, with the
+/// closest entry as "did you mean".
+fn check_references(entries: &[Entry], terms: &[Term], file: &str) -> Vec<Diagnostic> {
+    let names: Vec<&str> = entries.iter().map(|e| e.term.as_str()).collect();
     let known = |name: &str| {
         let first = name.split('!').next().unwrap_or(name).to_lowercase();
-        entries.iter().any(|e| e.term.to_lowercase() == first)
+        names.iter().any(|n| n.to_lowercase() == first)
+    };
+    // Where the terms file writes `target` as a reference of entry `term`.
+    let written = |term: &str, target: &String| {
+        terms.iter().find_map(|t| {
+            let same = t.entry.last().is_some_and(|l| l.eq_ignore_ascii_case(term));
+            let refers = t.see.as_ref() == Some(target) || t.see_also.contains(target);
+            (same && refers).then_some(t.at)
+        })
     };
     let mut out = Vec::new();
     let mut visit = |e: &Entry| {
@@ -171,16 +183,23 @@ fn check_references(entries: &[Entry], file: &str) -> Vec<Diagnostic> {
             .map(|t| ("see", t))
             .chain(e.see_also.iter().map(|t| ("see also", t)))
         {
-            if !known(target) {
-                out.push(
-                    Diagnostic::warning(format!(
-                        "the index entry `{}` says “{kind} {target}”, but the index has no entry `{target}`",
-                        e.term
-                    ))
-                    .in_file(file)
-                    .with_hint(format!("mark `{target}` somewhere, or correct the reference")),
-                );
+            if known(target) {
+                continue;
             }
+            let hint = match stoa_book::suggest::did_you_mean(target, &names) {
+                Some(near) => format!("{near} Otherwise mark `{target}` somewhere"),
+                None => format!("mark `{target}` somewhere, or correct the reference"),
+            };
+            let mut d = Diagnostic::warning(format!(
+                "the index entry `{}` says “{kind} {target}”, but the index has no entry `{target}`",
+                e.term
+            ))
+            .in_file(file)
+            .with_hint(hint);
+            if let Some((line, col)) = written(&e.term, target) {
+                d = d.at(line, col);
+            }
+            out.push(d);
         }
     };
     for e in entries {

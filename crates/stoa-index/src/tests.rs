@@ -96,7 +96,11 @@ fn the_terms_file_indexes_every_occurrence_with_its_inflections() {
     );
     let warnings = apply(&mut b, &t, "index.toml");
     assert_eq!(warnings.len(), 1, "{warnings:?}");
-    assert!(warnings[0].message.contains("`watermark` is never found"));
+    assert_eq!(
+        warnings[0].message,
+        "index term `watermark` (index.toml:6) is never found in the en edition: \
+         check its spelling or remove it"
+    );
     assert_eq!(warnings[0].line, Some(6));
     let index = b.chapters.last().unwrap();
     assert!(index::is_index(index));
@@ -133,6 +137,9 @@ fn a_cross_reference_to_a_missing_entry_is_told() {
     let w = apply(&mut b, &t, "index.toml");
     assert_eq!(w.len(), 1);
     assert!(w[0].message.contains("no entry `Flnk`"), "{}", w[0].message);
+    assert_eq!((w[0].line, w[0].column), (Some(3), Some(1)));
+    let hint = w[0].hint.as_deref().unwrap_or_default();
+    assert!(hint.starts_with("did you mean `Flink`?"), "{hint}");
 }
 
 #[test]

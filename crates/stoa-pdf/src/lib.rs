@@ -14,6 +14,7 @@ mod diagram;
 mod escape;
 mod pages;
 mod png_out;
+mod preflight;
 mod press;
 pub mod raw;
 mod source;

@@ -122,7 +122,9 @@ pub(crate) fn files(
     let Some(wrap) = Wrap::of(book, pages) else {
         return Ok(vec![("-print.pdf".into(), print)]);
     };
-    warnings.extend(preflight(book, press, pages, &wrap));
+    if !press.preflight {
+        warnings.extend(preflight(book, press, pages, &wrap));
+    }
     let front = front_cover(job, ctx, &wrap)?;
     let theme = checked_theme(job.theme)?;
     let mut files = vec![("-print.pdf".to_owned(), print)];
@@ -138,12 +140,16 @@ pub(crate) fn files(
         })?;
         let sheet = compose(&laid, &front, &wrap);
         files.push((suffix.to_owned(), export(&sheet, "cover", false)?));
+        if press.preflight && !guides {
+            warnings.extend(crate::preflight::run(book, press, &inside, &wrap, &laid));
+        }
     }
     Ok(files)
 }
 
 /// What the printer of `press` would refuse in a book of `pages` print
-/// pages, or what the author should know: the page count out of the
+/// pages, or what the author should know (the build's short preflight;
+/// `stoa check --print` runs crate::preflight instead): the page count out of the
 /// binding's range, a spine too thin for its text, RGB images for a
 /// printer that wants CMYK (Typst cannot convert them).
 fn preflight(book: &Book, press: &Press, pages: usize, wrap: &Wrap) -> Vec<Diagnostic> {
