@@ -46,10 +46,11 @@ pub fn apply(book: &mut Book, terms: &[Term], file: &str) -> Vec<Diagnostic> {
         if n == 0 && !term.phrases.is_empty() {
             warnings.push(
                 Diagnostic::warning(format!(
-                    "index term `{}` ({file}:{}) is never found in the {} edition: \
+                    // The place is the diagnostic's own (file:line:col
+                    // before the message), not repeated in it.
+                    "index term `{}` is never found in the {} edition: \
                      check its spelling or remove it",
                     term.entry.join("!"),
-                    term.at.0,
                     book.lang
                 ))
                 .in_file(file)

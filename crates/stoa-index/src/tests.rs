@@ -98,7 +98,7 @@ fn the_terms_file_indexes_every_occurrence_with_its_inflections() {
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert_eq!(
         warnings[0].message,
-        "index term `watermark` (index.toml:6) is never found in the en edition: \
+        "index term `watermark` is never found in the en edition: \
          check its spelling or remove it"
     );
     assert_eq!(warnings[0].line, Some(6));
