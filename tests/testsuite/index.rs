@@ -278,3 +278,35 @@ fn a_mistaken_index_term_is_an_error_at_its_place() {
     assert!(text.contains(&expected), "`{expected}` not in:\n{text}");
     assert!(text.contains("help: an index term takes `key`"), "{text}");
 }
+
+/// `stoa check` warns of a terms-file entry found nowhere and of a see
+/// reference to an entry the index lacks, each at its line of index.toml,
+/// the second with the closest entry suggested.
+#[test]
+fn check_warns_of_terms_never_found_and_references_to_no_entry() {
+    let dir = project_from(&fixture("preflight").join("books"));
+    std::fs::write(
+        dir.path().join("books/lowres/index.toml"),
+        "[en]\nwall = [\"wall\"]\nzyxwv = [\"zyxwvut\"]\nconcrete = { see = \"wal\" }\n",
+    )
+    .unwrap();
+    let out = stoa(dir.path(), &["check", "--quick", "--warn"]);
+    let log = output_text(&out);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains(
+            "books/lowres/index.toml:3:1: warning: index term `zyxwv` is never found \
+             in the en edition: check its spelling or remove it"
+        ),
+        "{log}"
+    );
+    assert!(
+        log.contains(
+            "books/lowres/index.toml:4:1: warning: the index entry `concrete` says \
+             “see wal”, but the index has no entry `wal`"
+        ),
+        "{log}"
+    );
+    assert!(log.contains("did you mean `wall`?"), "{log}");
+    assert!(!log.contains("index term `wall`"), "{log}");
+}
