@@ -723,9 +723,10 @@ fn book_toml(
             Some(format!("{} = {}\n", key(l), quoted(&d)))
         })
         .collect();
-    let descriptions = match lines.is_empty() {
-        true => String::new(),
-        false => format!("\n[description]\n{lines}"),
+    let descriptions = if lines.is_empty() {
+        String::new()
+    } else {
+        format!("\n[description]\n{lines}")
     };
     let text = format!(
         "\

@@ -72,7 +72,7 @@ fn at_profile(press: &Press, d: Diagnostic) -> Diagnostic {
 
 /// The page count out of the binding's range: an error, the printer
 /// refuses the file.
-fn page_count(press: &Press, profile: Profile, pages: usize) -> Option<Diagnostic> {
+pub(crate) fn page_count(press: &Press, profile: Profile, pages: usize) -> Option<Diagnostic> {
     let (low, high) = profile.pages();
     if (low..=high).contains(&pages) {
         return None;
@@ -107,13 +107,7 @@ fn spine(
     cover: &PagedDocument,
 ) -> Option<Diagnostic> {
     if !wrap.spine_text {
-        let d = Diagnostic::warning(format!(
-            "note: the spine will carry no title: {} puts no text on a spine below {} pages, and the print interior has {pages}",
-            profile.label(),
-            profile.spine_text_pages()
-        ))
-        .with_hint("nothing to do; a longer book gets its title on the spine");
-        return Some(at_profile(press, d));
+        return Some(blank_spine(press, profile, pages));
     }
     let left = Abs::mm(wrap.bleed + wrap.trim.0).to_pt();
     let right = left + Abs::mm(wrap.spine).to_pt();
@@ -129,6 +123,17 @@ fn spine(
         .with_hint("shorten the title, or set `spine-width` to the printer's figure if it is wider");
         at_profile(press, d)
     })
+}
+
+/// The note that a book of `pages` is too short for text on its spine.
+pub(crate) fn blank_spine(press: &Press, profile: Profile, pages: usize) -> Diagnostic {
+    let d = Diagnostic::warning(format!(
+        "note: the spine will carry no title: {} puts no text on a spine below {} pages, and the print interior has {pages}",
+        profile.label(),
+        profile.spine_text_pages()
+    ))
+    .with_hint("nothing to do; a longer book gets its title on the spine");
+    at_profile(press, d)
 }
 
 /// Whether a text item starts between `left` and `right` (pt, page x).

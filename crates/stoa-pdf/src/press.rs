@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use stoa_doc::{Book, Diagnostic, Press};
+use stoa_doc::{Book, Diagnostic, Press, Severity};
 use stoa_press::{BleedSides, Profile};
 use stoa_render::RenderContext;
 use typst::diag::Warned;
@@ -155,22 +155,14 @@ pub(crate) fn files(
 fn preflight(book: &Book, press: &Press, pages: usize, wrap: &Wrap) -> Vec<Diagnostic> {
     let profile = profile(press);
     let mut out = Vec::new();
-    let (low, high) = profile.pages();
-    if !(low..=high).contains(&pages) {
-        out.push(
-            Diagnostic::warning(format!(
-                "the print interior has {pages} pages; {} prints a paperback of {low} to {high}",
-                profile.label()
-            ))
-            .with_hint("add or remove posts, or change the trim size or the font size"),
-        );
+    // The check's wording at the profile's line; a warning here, since
+    // the build still writes the file (`stoa check --print` refuses it).
+    if let Some(mut d) = crate::preflight::page_count(press, profile, pages) {
+        d.severity = Severity::Warning;
+        out.push(d);
     }
     if !wrap.spine_text {
-        out.push(Diagnostic::warning(format!(
-            "the spine is left blank: {} puts no text on a spine below {} pages (this book has {pages})",
-            profile.label(),
-            profile.spine_text_pages()
-        )));
+        out.push(crate::preflight::blank_spine(press, profile, pages));
     }
     if profile.wants_cmyk() && !book.assets.is_empty() {
         out.push(
