@@ -384,6 +384,49 @@ fn check_print_reports_an_image_below_300_dpi_at_its_placed_size() {
 }
 
 #[test]
+fn check_print_finds_page_numbers_in_the_printers_safe_margin() {
+    let dir = preflight_project("generic");
+    // The page number sits in the bottom margin: at 6 mm it is nearer the
+    // trim than the 0.25 in a generic printer keeps clear.
+    edit(
+        dir.path(),
+        "books/lowres/book.toml",
+        "trim = \"6x9\"",
+        "trim = \"6x9\"\nbottom-margin = \"6mm\"",
+    );
+    let out = stoa(dir.path(), &["check", "--print"]);
+    let log = output_text(&out);
+    assert!(
+        log.contains(
+            "books/lowres/book.toml:14:1: warning: text lies outside the safe area a generic printer may trim or bind: print page"
+        ) && log.contains("from the bottom edge, inside the 0.250 in kept clear"),
+        "{log}"
+    );
+    // The theme's own margins keep every line clear.
+    let dir = preflight_project("generic");
+    let log = output_text(&stoa(dir.path(), &["check", "--print"]));
+    assert!(
+        !log.contains("safe area") && !log.contains("cover's text"),
+        "{log}"
+    );
+    // A back-cover text too long for its panel runs into the bottom
+    // margin of the laid-out wrap.
+    let toml = dir.path().join("books/lowres/book.toml");
+    let mut text = std::fs::read_to_string(&toml).expect("book.toml");
+    let long = ["The back cover says a great deal about the book."; 120].join(" ");
+    text.push_str(&format!("\n[cover.back]\nen = \"{long}\"\n"));
+    std::fs::write(&toml, text).expect("write");
+    let log = output_text(&stoa(dir.path(), &["check", "--print"]));
+    assert!(
+        log.contains(
+            "books/lowres/book.toml:14:1: warning: the back cover's text runs within 0.250 in \
+             of a trim edge or fold, from"
+        ),
+        "{log}"
+    );
+}
+
+#[test]
 fn check_without_print_runs_no_preflight() {
     let dir = preflight_project("generic");
     let out = stoa(dir.path(), &["check"]);
@@ -439,7 +482,10 @@ fn check_print_passes_the_collection_and_finds_a_spine_too_thin_for_its_title() 
     let log = output_text(&out);
     // Over 80 pages, every font embedded, no image: nothing to say.
     assert!(log.contains("check: 0 errors"), "{log}");
-    assert!(!log.contains("spine") && !log.contains("font"), "{log}");
+    assert!(
+        !log.contains("spine") && !log.contains("font") && !log.contains("safe area"),
+        "{log}"
+    );
     // A spine of 0.05 in takes no 6 pt line: the laid-out wrap shows it.
     text.push_str("spine-width = \"0.05in\"\n");
     std::fs::write(&toml, &text).expect("write");

@@ -2,7 +2,8 @@
 //! interior as laid out, not guessed from the sources: each raster image's
 //! resolution at the size it is placed at and whether it reaches a page
 //! edge, the fonts the pages use, the page count against the binding, the
-//! spine's text against the laid-out cover wrap.
+//! spine's text against the laid-out cover wrap, every line of text
+//! against the printer's safe area.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -47,6 +48,11 @@ pub(crate) fn run(
     out.extend(page_count(press, profile, pages));
     out.extend(spine(press, profile, pages, wrap, cover));
     out.extend(fonts(inside));
+    let rtl = stoa_locale::is_rtl(&book.lang);
+    let safe = safe_area(inside.pages(), profile, rtl);
+    out.extend(safe.into_iter().map(|d| at_profile(press, d)));
+    let cover = cover_safe_area(cover, wrap);
+    out.extend(cover.into_iter().map(|d| at_profile(press, d)));
     // The placed size comes from the layout (the frames' image items and
     // their transforms), so the theme's widths need no second guess.
     let placed = placed(inside.pages());
@@ -136,21 +142,203 @@ pub(crate) fn blank_spine(press: &Press, profile: Profile, pages: usize) -> Diag
     at_profile(press, d)
 }
 
+/// Calls `f` with every item of `frame` but groups, descending into each
+/// group through its transform, and the transform from the item's frame
+/// to the page.
+fn each_item(frame: &Frame, ts: Transform, f: &mut impl FnMut(Transform, Point, &FrameItem)) {
+    for (pos, item) in frame.items() {
+        match item {
+            FrameItem::Group(group) => {
+                let inner = ts
+                    .pre_concat(Transform::translate(pos.x, pos.y))
+                    .pre_concat(group.transform);
+                each_item(&group.frame, inner, f);
+            }
+            _ => f(ts, *pos, item),
+        }
+    }
+}
+
+/// The box (left, top, right, bottom, in pt) on the page of the corners
+/// `corners`, given in their frame, through `ts`.
+fn bounds(corners: [Point; 4], ts: Transform) -> [f64; 4] {
+    let corners = corners.map(|p| p.transform(ts));
+    let xs = corners.map(|p| p.x.to_pt());
+    let ys = corners.map(|p| p.y.to_pt());
+    let min = |v: [f64; 4]| v.into_iter().fold(f64::INFINITY, f64::min);
+    let max = |v: [f64; 4]| v.into_iter().fold(f64::NEG_INFINITY, f64::max);
+    [min(xs), min(ys), max(xs), max(ys)]
+}
+
 /// Whether a text item starts between `left` and `right` (pt, page x).
 fn text_between(frame: &Frame, ts: Transform, left: f64, right: f64) -> bool {
-    frame.items().any(|(pos, item)| match item {
-        FrameItem::Group(group) => {
-            let inner = ts
-                .pre_concat(Transform::translate(pos.x, pos.y))
-                .pre_concat(group.transform);
-            text_between(&group.frame, inner, left, right)
+    let mut found = false;
+    each_item(frame, ts, &mut |ts, pos, item| {
+        if matches!(item, FrameItem::Text(_)) {
+            found |= (left..=right).contains(&pos.transform(ts).x.to_pt());
         }
-        FrameItem::Text(_) => {
-            let x = pos.transform(ts).x.to_pt();
-            (left..=right).contains(&x)
+    });
+    found
+}
+
+/// How many pages the safe-area warning names before it counts the rest.
+const SAFE_PAGES_SHOWN: usize = 5;
+
+/// One run of text as laid out: its text and its box, in pt, page
+/// coordinates (left, top, right, bottom).
+struct Line {
+    text: String,
+    bounds: [f64; 4],
+}
+
+/// The text runs of `frame`, through every group, with their ink boxes.
+fn lines(frame: &Frame, ts: Transform, out: &mut Vec<Line>) {
+    each_item(frame, ts, &mut |ts, pos, item| {
+        let FrameItem::Text(text) = item else { return };
+        let bbox = text.bbox();
+        if !bbox.min.x.to_pt().is_finite() {
+            return; // Only spaces: no ink.
         }
-        _ => false,
-    })
+        // A text item's y axis points up from its baseline.
+        let corners = [
+            Point::new(bbox.min.x, -bbox.min.y),
+            Point::new(bbox.max.x, -bbox.min.y),
+            Point::new(bbox.min.x, -bbox.max.y),
+            Point::new(bbox.max.x, -bbox.max.y),
+        ]
+        .map(|p| pos + p);
+        out.push(Line {
+            text: text.text.to_string(),
+            bounds: bounds(corners, ts),
+        });
+    });
+}
+
+/// Text closer to a trim edge than the printer keeps clear: the outside,
+/// top and bottom by the profile's safe margin, the binding edge by its
+/// gutter for this page count. Found there, it is a running head or a
+/// page number in too small a margin, or a line (a long code line, a
+/// wide table) that runs out of the text block. One warning for the
+/// book, naming the first pages and the nearest approach on each.
+fn safe_area(pages: &[Page], profile: Profile, rtl: bool) -> Vec<Diagnostic> {
+    let safe = Abs::mm(profile.safe_margin_mm()).to_pt();
+    let gutter = Abs::mm(profile.gutter_mm(pages.len())).to_pt();
+    let mut found = Vec::new();
+    for (index, page) in pages.iter().enumerate() {
+        let size = page.frame.size();
+        let (w, h) = (size.x.to_pt(), size.y.to_pt());
+        // Page 1 is a recto: bound on its left in a left-to-right book.
+        let binding_left = (index % 2 == 0) != rtl;
+        let (left, right) = if binding_left {
+            (gutter, safe)
+        } else {
+            (safe, gutter)
+        };
+        let mut laid = Vec::new();
+        lines(&page.frame, Transform::identity(), &mut laid);
+        let worst = laid
+            .iter()
+            .flat_map(|line| {
+                let [l, t, r, b] = line.bounds;
+                [
+                    ("left", left - l, left),
+                    ("top", safe - t, safe),
+                    ("right", right - (w - r), right),
+                    ("bottom", safe - (h - b), safe),
+                ]
+                .map(|(side, into, keep)| (into, side, keep, line))
+            })
+            .filter(|(into, ..)| *into > EDGE_PT)
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((into, side, keep, line)) = worst {
+            found.push(format!(
+                "page {} (“{}”, {:.2} in from the {side} edge, inside the {:.3} in kept clear)",
+                index + 1,
+                snippet(&line.text),
+                (keep - into).max(0.0) / 72.0,
+                keep / 72.0,
+            ));
+        }
+    }
+    if found.is_empty() {
+        return Vec::new();
+    }
+    let more = found.len().saturating_sub(SAFE_PAGES_SHOWN);
+    let mut list = found
+        .into_iter()
+        .take(SAFE_PAGES_SHOWN)
+        .collect::<Vec<_>>()
+        .join("; ");
+    if more > 0 {
+        list.push_str(&format!("; and {more} more pages"));
+    }
+    vec![
+        Diagnostic::warning(format!(
+            "text lies outside the safe area {} may trim or bind: print {list}",
+            profile.label()
+        ))
+        .with_hint(
+            "widen the margins of [print] (`top-margin`, `bottom-margin`, `outer-margin`), or break the line that runs out",
+        ),
+    ]
+}
+
+/// The cover wrap's back and front text against the safe margin from
+/// the trim edges and the spine's folds (the spine's own text is the
+/// spine check's).
+fn cover_safe_area(cover: &PagedDocument, wrap: &Wrap) -> Vec<Diagnostic> {
+    let pt = |mm: f64| Abs::mm(mm).to_pt();
+    let (bleed, safe) = (pt(wrap.bleed), pt(wrap.safe));
+    let (trim_w, trim_h) = (pt(wrap.trim.0), pt(wrap.trim.1));
+    let back = (bleed, bleed + trim_w);
+    let front = (back.1 + pt(wrap.spine), back.1 + pt(wrap.spine) + trim_w);
+    let (top, bottom) = (bleed, bleed + trim_h);
+    let mut laid = Vec::new();
+    for page in cover.pages() {
+        lines(&page.frame, Transform::identity(), &mut laid);
+    }
+    // Per panel, the offending line nearest the top left: where the
+    // author will see the text begin to run out.
+    let mut out: BTreeMap<&str, &Line> = BTreeMap::new();
+    for line in &laid {
+        let [l, t, r, b] = line.bounds;
+        let (panel, (from, to)) = if r <= back.1 + EDGE_PT {
+            ("back", back)
+        } else if l >= front.0 - EDGE_PT {
+            ("front", front)
+        } else {
+            continue; // On the spine: the spine check's.
+        };
+        let inside = l >= from + safe - EDGE_PT
+            && r <= to - safe + EDGE_PT
+            && t >= top + safe - EDGE_PT
+            && b <= bottom - safe + EDGE_PT;
+        let first = |old: &Line| (t, l) < (old.bounds[1], old.bounds[0]);
+        if !inside && out.get(panel).is_none_or(|old| first(old)) {
+            out.insert(panel, line);
+        }
+    }
+    out.into_iter()
+        .map(|(panel, line)| {
+            Diagnostic::warning(format!(
+                "the {panel} cover's text runs within {:.3} in of a trim edge or fold, from “{}” on",
+                wrap.safe / MM_PER_IN,
+                snippet(&line.text)
+            ))
+            .with_hint("shorten the back-cover text (`[cover.back]`) or the bio (`[cover.bio]`)")
+        })
+        .collect()
+}
+
+/// The first words of a line, for naming it in a message.
+fn snippet(text: &str) -> String {
+    const CHARS: usize = 24;
+    let text = text.trim();
+    if text.chars().count() <= CHARS {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(CHARS).collect();
+    format!("{}…", cut.trim_end())
 }
 
 /// Every font the pages use must travel in the file. typst-pdf embeds
@@ -174,15 +362,11 @@ fn fonts(inside: &PagedDocument) -> Vec<Diagnostic> {
 
 /// The family and data length of every font used in `frame`.
 fn collect_fonts(frame: &Frame, out: &mut BTreeMap<String, usize>) {
-    for (_, item) in frame.items() {
-        match item {
-            FrameItem::Group(group) => collect_fonts(&group.frame, out),
-            FrameItem::Text(text) => {
-                out.insert(text.font.info().family.clone(), text.font.data().len());
-            }
-            _ => {}
+    each_item(frame, Transform::identity(), &mut |_, _, item| {
+        if let FrameItem::Text(text) = item {
+            out.insert(text.font.info().family.clone(), text.font.data().len());
         }
-    }
+    });
 }
 
 /// The raster images of `pages` as placed, through every group.
@@ -195,39 +379,29 @@ fn placed(pages: &[Page]) -> Vec<Placed> {
 }
 
 fn walk(frame: &Frame, ts: Transform, page: usize, out: &mut Vec<Placed>) {
-    for (pos, item) in frame.items() {
-        match item {
-            FrameItem::Group(group) => {
-                let inner = ts
-                    .pre_concat(Transform::translate(pos.x, pos.y))
-                    .pre_concat(group.transform);
-                walk(&group.frame, inner, page, out);
-            }
-            FrameItem::Image(image, size, _) if matches!(image.kind(), ImageKind::Raster(_)) => {
-                let corners = [
-                    *pos,
-                    *pos + Point::with_x(size.x),
-                    *pos + Point::with_y(size.y),
-                    *pos + size.to_point(),
-                ]
-                .map(|p| p.transform(ts));
-                let xs = corners.map(|p| p.x.to_pt());
-                let ys = corners.map(|p| p.y.to_pt());
-                let min = |v: [f64; 4]| v.into_iter().fold(f64::INFINITY, f64::min);
-                let max = |v: [f64; 4]| v.into_iter().fold(f64::NEG_INFINITY, f64::max);
-                out.push(Placed {
-                    image: image.clone(),
-                    page,
-                    size: (
-                        size.x.to_pt() * ts.sx.get().hypot(ts.ky.get()),
-                        size.y.to_pt() * ts.kx.get().hypot(ts.sy.get()),
-                    ),
-                    bounds: [min(xs), min(ys), max(xs), max(ys)],
-                });
-            }
-            _ => {}
+    each_item(frame, ts, &mut |ts, pos, item| {
+        let FrameItem::Image(image, size, _) = item else {
+            return;
+        };
+        if !matches!(image.kind(), ImageKind::Raster(_)) {
+            return;
         }
-    }
+        let corners = [
+            pos,
+            pos + Point::with_x(size.x),
+            pos + Point::with_y(size.y),
+            pos + size.to_point(),
+        ];
+        out.push(Placed {
+            image: image.clone(),
+            page,
+            size: (
+                size.x.to_pt() * ts.sx.get().hypot(ts.ky.get()),
+                size.y.to_pt() * ts.kx.get().hypot(ts.sy.get()),
+            ),
+            bounds: bounds(corners, ts),
+        });
+    });
 }
 
 /// An image below 300 dpi at its placed size (the lower of its two
@@ -493,6 +667,79 @@ mod tests {
         let frame = &doc.pages()[0].frame;
         assert!(text_between(frame, Transform::identity(), 110.0, 130.0));
         assert!(!text_between(frame, Transform::identity(), 0.0, 100.0));
+    }
+
+    /// Two KDP pages of 6 × 9 in (432 × 648 pt) with 72 pt margins and
+    /// `extra` placed on the first.
+    fn kdp_pages(extra: &str) -> PagedDocument {
+        laid(&format!(
+            "#set page(width: 432pt, height: 648pt, margin: 72pt)\nBody text.{extra}\n#pagebreak()\nVerso."
+        ))
+    }
+
+    #[test]
+    fn text_within_the_margins_is_safe() {
+        let doc = kdp_pages("");
+        assert!(safe_area(doc.pages(), Profile::Kdp, false).is_empty());
+    }
+
+    #[test]
+    fn a_page_number_in_the_bottom_safe_margin_is_named() {
+        // 0.375 in is 27 pt; a number 10 pt above the bottom edge.
+        let doc = kdp_pages("#place(bottom + center, dy: 62pt)[17]");
+        let found = safe_area(doc.pages(), Profile::Kdp, false);
+        assert_eq!(found.len(), 1);
+        let message = &found[0].message;
+        assert!(message.contains("Amazon KDP"), "{message}");
+        assert!(message.contains("page 1 (“17”"), "{message}");
+        assert!(message.contains("from the bottom edge"), "{message}");
+        assert!(message.contains("0.375 in kept clear"), "{message}");
+    }
+
+    #[test]
+    fn the_binding_edge_keeps_the_gutter_and_flips_right_to_left() {
+        // IngramSpark keeps 0.25 in (18 pt) clear outside and a 0.375 in
+        // (27 pt) gutter: text 20 pt from the left edge of page 1.
+        let recto = kdp_pages("#place(left, dx: -52pt)[edge]");
+        let found = safe_area(recto.pages(), Profile::IngramSpark, false);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].message.contains("from the left edge"));
+        assert!(found[0].message.contains("0.375 in kept clear"));
+        // Right to left, page 1 binds on its right: its left is the
+        // outside, where 20 pt is clear of 18.
+        assert!(safe_area(recto.pages(), Profile::IngramSpark, true).is_empty());
+        // A line that runs out of the right margin by 60 pt.
+        let long = kdp_pages("#place(right, dx: 60pt)[overflowing]");
+        let found = safe_area(long.pages(), Profile::Kdp, false);
+        let message = &found[0].message;
+        assert!(message.contains("from the right edge"), "{message}");
+    }
+
+    #[test]
+    fn many_pages_are_counted_not_listed() {
+        let source = format!(
+            "#set page(width: 432pt, height: 648pt, margin: 72pt)\n{}",
+            (0..8)
+                .map(|n| format!("#place(top, dy: -65pt)[head {n}]\n#pagebreak()"))
+                .collect::<String>()
+        );
+        let doc = laid(&source);
+        let found = safe_area(doc.pages(), Profile::Kdp, false);
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0].message.contains("; and 3 more pages"),
+            "{}",
+            found[0].message
+        );
+    }
+
+    #[test]
+    fn snippets_are_cut_at_a_word_count_of_characters() {
+        assert_eq!(snippet("  short  "), "short");
+        assert_eq!(
+            snippet("a line far longer than the snippet"),
+            "a line far longer than t…"
+        );
     }
 
     #[test]
