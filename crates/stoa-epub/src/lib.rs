@@ -2,6 +2,7 @@
 //! assembled by epub-builder and repacked so that the bytes are reproducible.
 //! The chapters' XHTML is written by `stoa-xhtml`, shared with the web edition.
 
+mod glossary;
 mod normalize;
 mod page_list;
 mod pages;
@@ -103,9 +104,23 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> 
         .reftype(ReferenceType::Toc),
     )?;
     let nav = PartNav::of(ctx.layout, &book.chapters);
+    // The glossary appendix that has a Search Key Map (the first one: EPUB
+    // asks several glossaries for collections, which stoa does not make).
+    let mut glossary = None;
     for (i, chapter) in book.chapters.iter().enumerate() {
         let file = markup.chapter_file(i);
         let xhtml = pages::chapter(&markup, i);
+        if chapter.role == Some(Role::Glossary) && glossary.is_none() {
+            let entries = glossary::entries(&xhtml);
+            if let Some(map) = glossary::search_key_map(&file, &book.lang, &entries) {
+                epub.add_resource(
+                    glossary::SEARCH_KEY_MAP,
+                    map.as_bytes(),
+                    glossary::MEDIA_TYPE,
+                )?;
+                glossary = Some(file.clone());
+            }
+        }
         page_list.extend(
             page_list::markers(&xhtml)
                 .into_iter()
@@ -151,6 +166,7 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> 
     epub.generate(&mut raw)?;
     let extras = normalize::Extras {
         page_list: &page_list,
+        glossary: glossary.as_deref(),
     };
     normalize::repack(&raw, book, &extras).map_err(|e| epub_builder::Error::IoError {
         msg: "cannot repack the EPUB".into(),

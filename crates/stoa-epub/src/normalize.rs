@@ -18,6 +18,8 @@ use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 pub struct Extras<'a> {
     /// The page list, as (label, href), in book order; empty without one.
     pub page_list: &'a [(String, String)],
+    /// The glossary document that has a Search Key Map, if any.
+    pub glossary: Option<&'a str>,
 }
 
 /// Rewrites the archive deterministically.
@@ -25,7 +27,10 @@ pub fn repack(raw: &[u8], book: &Book, extras: &Extras) -> std::io::Result<Vec<u
     let mut archive = ZipArchive::new(Cursor::new(raw)).map_err(std::io::Error::other)?;
     let mut out = ZipWriter::new(Cursor::new(Vec::new()));
     let time = zip_time(&book.meta.modified);
-    let with_properties = crate::svg::documents_with_properties(&mut archive)?;
+    let mut with_properties = crate::svg::documents_with_properties(&mut archive)?;
+    if let Some(glossary) = extras.glossary {
+        crate::glossary::mark(&mut with_properties, glossary);
+    }
     for i in 0..archive.len() {
         let mut entry = archive.by_index(i).map_err(std::io::Error::other)?;
         let name = entry.name().to_string();
@@ -227,7 +232,10 @@ mod tests {
         }
         let raw = raw.finish().unwrap().into_inner();
         let book = crate::tests::book();
-        let extras = Extras { page_list: &[] };
+        let extras = Extras {
+            page_list: &[],
+            glossary: None,
+        };
         let repacked = repack(&raw, &book, &extras).unwrap();
         assert_eq!(repacked, recompressed(&raw, zip_time(&book.meta.modified)));
     }

@@ -10,7 +10,7 @@ use zip::ZipArchive;
 /// `<svg` or a `<math` element, each with the manifest properties it needs.
 pub(crate) fn documents_with_properties<R: Read + Seek>(
     archive: &mut ZipArchive<R>,
-) -> std::io::Result<Vec<(String, &'static str)>> {
+) -> std::io::Result<Vec<(String, String)>> {
     let mut found = Vec::new();
     for i in 0..archive.len() {
         let mut entry = archive.by_index(i).map_err(std::io::Error::other)?;
@@ -28,14 +28,14 @@ pub(crate) fn documents_with_properties<R: Read + Seek>(
             (false, true) => "mathml",
             (false, false) => continue,
         };
-        found.push((name, properties));
+        found.push((name, properties.to_string()));
     }
     Ok(found)
 }
 
 /// The package document with each document's properties added to those
 /// of its manifest item.
-pub(crate) fn mark(opf: &[u8], documents: &[(String, &str)]) -> Vec<u8> {
+pub(crate) fn mark<P: AsRef<str>>(opf: &[u8], documents: &[(String, P)]) -> Vec<u8> {
     let text = String::from_utf8_lossy(opf);
     if documents.is_empty() {
         return text.into_owned().into_bytes();
@@ -57,7 +57,7 @@ pub(crate) fn mark(opf: &[u8], documents: &[(String, &str)]) -> Vec<u8> {
             if let Some((before, after)) = tag.split_once("properties=\"") {
                 out.push_str(before);
                 out.push_str("properties=\"");
-                out.push_str(properties);
+                out.push_str(properties.as_ref());
                 out.push(' ');
                 out.push_str(after);
             } else {
@@ -68,7 +68,7 @@ pub(crate) fn mark(opf: &[u8], documents: &[(String, &str)]) -> Vec<u8> {
                 };
                 out.push_str(tag[..end].trim_end());
                 out.push_str(" properties=\"");
-                out.push_str(properties);
+                out.push_str(properties.as_ref());
                 out.push('"');
                 out.push_str(&tag[end..]);
             }
@@ -103,7 +103,7 @@ mod tests {
         assert!(
             out.contains(r#"<item id="b" href="b.xhtml" media-type="application/xhtml+xml"/>"#)
         );
-        assert_eq!(mark(opf.as_bytes(), &[]), opf.as_bytes());
+        assert_eq!(mark::<&str>(opf.as_bytes(), &[]), opf.as_bytes());
         let out =
             String::from_utf8(mark(opf.as_bytes(), &[("b.xhtml".into(), "svg mathml")])).unwrap();
         assert!(
