@@ -9,6 +9,7 @@ use mermaid_svg::ast::{
     Diagram, EdgeHead, EdgeLine, ErDiagram, FlowchartDiagram, SequenceDiagram, SequenceItem,
 };
 use std::collections::BTreeSet;
+use stoa_doc::escape::xml_unescape;
 
 /// The name of the diagram's kind, e.g. "Flowchart".
 pub(crate) fn kind_name(diagram: &Diagram, words: &Words) -> &'static str {
@@ -211,19 +212,11 @@ fn svg_texts(svg: &str) -> Vec<String> {
                 _ => {}
             }
         }
-        let text = unescape(&clean(&text));
+        let text = xml_unescape(&clean(&text));
         if !text.is_empty() && !out.contains(&text) {
             out.push(text);
         }
         rest = &rest[end..];
     }
     out
-}
-
-fn unescape(text: &str) -> String {
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
 }

@@ -39,4 +39,6 @@ mod typst;
 mod xml;
 
 pub use typst::{push_typst_math_symbol, push_typst_string, typst_markup, typst_string};
-pub use xml::{push_xml_attribute, push_xml_text, xhtml, xml_attribute, xml_dropped, xml_text};
+pub use xml::{
+    push_xml_attribute, push_xml_text, xhtml, xml_attribute, xml_dropped, xml_text, xml_unescape,
+};

@@ -5,13 +5,16 @@
 //! - In a post, an index term is a span of role [`MARK_ROLE`] around the
 //!   words it marks (none for a mere place), with the entry in [`KEY`]
 //!   (levels joined by `!`; the words themselves when absent), and
-//!   [`SEE`] / [`SEE_ALSO`] for cross-references. stoa-index gives each
-//!   an `id`, where its locators lead.
+//!   [`SEE`] / [`SEE_ALSO`] for cross-references, and [`RANGE`] for a
+//!   place that runs to the end of its section. stoa-index gives each an
+//!   `id`, where its locators lead, and a range's end an empty span of
+//!   role [`RANGE_END_ROLE`] with the id `<id>-end`.
 //! - The index chapter (role [`INDEX_ROLE`]) holds a div per letter
 //!   ([`GROUP_ROLE`], its letter in the `letter` attribute), each holding
 //!   a list ([`LIST_ROLE`]) of entries ([`ENTRY_ROLE`]): a paragraph with
 //!   the term ([`TERM_ROLE`]), its locators (in a [`LOCATORS_ROLE`] span,
-//!   each a [`LOCATOR_ROLE`] span around one link after `, `) and cross-references
+//!   each a [`LOCATOR_ROLE`] span around one link after `, `, or two for
+//!   a range: to the place and to its end) and cross-references
 //!   ([`SEE_ROLE`], [`SEE_ALSO_ROLE`]), then the sub-entries' list.
 //!
 //! A locator's link text is the chapter's title: what a format without
@@ -28,6 +31,15 @@ pub const KEY: &str = "key";
 pub const SEE: &str = "see";
 /// The attribute of a mark naming a related entry.
 pub const SEE_ALSO: &str = "see-also";
+/// The attribute of a mark whose place is a range; its one value is
+/// [`RANGE_SECTION`].
+pub const RANGE: &str = "range";
+/// The range from the mark to the end of the section that holds it.
+pub const RANGE_SECTION: &str = "section";
+/// The empty span where a range ends, after the section's last text.
+pub const RANGE_END_ROLE: &str = "index-range-end";
+/// The suffix of the id of a range's end, after the mark's id.
+pub const RANGE_END_SUFFIX: &str = "-end";
 /// The index chapter.
 pub const INDEX_ROLE: &str = "index";
 /// The entries under one letter.

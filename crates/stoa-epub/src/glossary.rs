@@ -6,6 +6,8 @@
 //! properties that name both documents (`glossary`, and `search-key-map
 //! glossary`). A book without a glossary gets nothing of this.
 
+use stoa_doc::escape::xml_unescape;
+
 /// The Search Key Map's name inside `OEBPS/`.
 pub(crate) const SEARCH_KEY_MAP: &str = "search-key-map.xml";
 
@@ -46,10 +48,10 @@ pub(crate) fn entries(xhtml: &str) -> Vec<Entry> {
             continue;
         };
         let content = rest.split("</dt>").next().unwrap_or_default();
-        let term = unescape(&strip_tags(content)).trim().to_string();
+        let term = xml_unescape(&strip_tags(content)).trim().to_string();
         if !term.is_empty() {
             found.push(Entry {
-                id: unescape(id),
+                id: xml_unescape(id),
                 term,
             });
         }
@@ -77,17 +79,6 @@ fn strip_tags(markup: &str) -> String {
         }
     }
     text
-}
-
-/// The entities stoa's XHTML writer uses, back to characters (`&amp;`
-/// last, so that an escaped entity stays one).
-fn unescape(text: &str) -> String {
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&apos;", "'")
-        .replace("&amp;", "&")
 }
 
 /// The Search Key Map of a glossary document `href` in language `lang`:
@@ -135,12 +126,7 @@ pub(crate) fn search_key_map(href: &str, lang: &str, entries: &[Entry]) -> Optio
 /// the lower-case form only. A wrong guess costs nothing: a form no one
 /// types is never matched.
 pub(crate) fn forms(term: &str, lang: &str) -> Vec<String> {
-    let one_word = !term.contains(char::is_whitespace);
-    let plural = match primary_language(lang).as_str() {
-        "en" if one_word => Some(english_plural(term)),
-        "pt" if one_word => Some(portuguese_plural(term)),
-        _ => None,
-    };
+    let plural = stoa_doc::words::plural(term, lang);
     let mut as_written = vec![term.to_string()];
     as_written.extend(plural);
     let lower = as_written
@@ -154,56 +140,6 @@ pub(crate) fn forms(term: &str, lang: &str) -> Vec<String> {
         }
     }
     found
-}
-
-/// The primary subtag of a language tag, in lower case (`pt-BR` → `pt`).
-fn primary_language(lang: &str) -> String {
-    lang.split(['-', '_'])
-        .next()
-        .unwrap_or_default()
-        .to_lowercase()
-}
-
-/// The regular English plural: `-ies` after a consonant and `y`, `-es`
-/// after a sibilant, `-s` otherwise.
-fn english_plural(word: &str) -> String {
-    let lower = word.to_lowercase();
-    let before_y = lower.strip_suffix('y').and_then(|s| s.chars().last());
-    if before_y.is_some_and(|c| !"aeiou".contains(c)) {
-        return format!("{}ies", &word[..word.len() - 1]);
-    }
-    if ["s", "x", "z", "ch", "sh"]
-        .iter()
-        .any(|e| lower.ends_with(e))
-    {
-        return format!("{word}es");
-    }
-    format!("{word}s")
-}
-
-/// The regular Portuguese plural: `-ão` → `-ões`, `-m` → `-ns`, `-al`/
-/// `-ol`/`-ul` → `-ais`/`-óis`/`-uis`, `-el` → `-éis`, `-il` → `-is`,
-/// `-r`/`-z` → `-es`, a word ending in `s` or `x` unchanged, `-s` otherwise.
-fn portuguese_plural(word: &str) -> String {
-    const ENDINGS: [(&str, &str); 7] = [
-        ("ão", "ões"),
-        ("al", "ais"),
-        ("ol", "óis"),
-        ("ul", "uis"),
-        ("el", "éis"),
-        ("il", "is"),
-        ("m", "ns"),
-    ];
-    for (singular, plural) in ENDINGS {
-        if let Some(stem) = word.strip_suffix(singular) {
-            return format!("{stem}{plural}");
-        }
-    }
-    match word.chars().last() {
-        Some('r' | 'z') => format!("{word}es"),
-        Some('s' | 'x') => word.to_string(),
-        _ => format!("{word}s"),
-    }
 }
 
 #[cfg(test)]

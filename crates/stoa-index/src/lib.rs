@@ -25,14 +25,25 @@ pub use terms::{FILE_NAME, Term};
 pub struct Entry {
     /// The words, as first written.
     pub term: String,
-    /// Where it is: (chapter index, id of the mark), in reading order.
-    pub locators: Vec<(usize, String)>,
+    /// Where it is, in reading order.
+    pub locators: Vec<Locator>,
     /// Entries to look under instead.
     pub see: Vec<String>,
     /// Related entries.
     pub see_also: Vec<String>,
     /// Sub-entries, collated.
     pub subs: Vec<Entry>,
+}
+
+/// A place an entry leads to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Locator {
+    /// The chapter's index in the book.
+    pub chapter: usize,
+    /// The id of the mark.
+    pub id: String,
+    /// For a range, the id of its end.
+    pub end: Option<String>,
 }
 
 /// Marks the terms' phrases in `book`, collects every mark and, when there
@@ -81,7 +92,11 @@ fn entries(marks: &[mark::Mark], terms: &[Term]) -> Vec<Entry> {
     let mut root = Entry::default();
     for m in marks {
         let e = path(&mut root, &m.entry);
-        e.locators.push((m.chapter, m.id.clone()));
+        e.locators.push(Locator {
+            chapter: m.chapter,
+            id: m.id.clone(),
+            end: m.end.clone(),
+        });
         add_refs(e, m.see.iter(), m.see_also.iter());
     }
     for t in terms {
@@ -309,17 +324,19 @@ fn chapter(book: &Book, entries: &[Entry]) -> Chapter {
 fn entry_block(book: &Book, ids: &HashMap<String, String>, e: &Entry, top: bool) -> Block {
     let mut line = vec![span(index::TERM_ROLE, vec![Inline::text(&e.term)])];
     let mut locators = Vec::new();
-    for (chapter, id) in &e.locators {
+    for l in &e.locators {
         locators.push(Inline::text(", "));
-        let title = book.chapters.get(*chapter).map_or("", |c| c.title.as_str());
-        locators.push(span(
-            index::LOCATOR_ROLE,
-            vec![Inline::Link {
-                url: format!("#{id}"),
-                title: String::new(),
-                content: vec![Inline::text(title)],
-            }],
-        ));
+        let title = book
+            .chapters
+            .get(l.chapter)
+            .map_or("", |c| c.title.as_str());
+        let link = |id: &str| Inline::Link {
+            url: format!("#{id}"),
+            title: String::new(),
+            content: vec![Inline::text(title)],
+        };
+        let links = std::iter::once(&l.id).chain(&l.end).map(|id| link(id));
+        locators.push(span(index::LOCATOR_ROLE, links.collect()));
     }
     if !locators.is_empty() {
         line.push(span(index::LOCATORS_ROLE, locators));

@@ -15,6 +15,8 @@ pub(crate) struct Mark {
     pub(crate) entry: Vec<String>,
     pub(crate) see: Option<String>,
     pub(crate) see_also: Vec<String>,
+    /// For a range, the id of its end.
+    pub(crate) end: Option<String>,
 }
 
 /// Wraps every occurrence of the terms' phrases in the posts' text (not
@@ -210,19 +212,94 @@ pub(crate) fn collect(book: &mut Book) -> (Vec<Mark>, usize) {
     let mut marks = Vec::new();
     let mut in_notes = 0;
     for (index, chapter) in book.chapters.iter_mut().enumerate() {
-        let mut c = Collector {
-            chapter: index,
-            marks: &mut marks,
-            in_notes: &mut in_notes,
-        };
-        c.blocks(&mut chapter.blocks, false);
+        let mut ranges = Vec::new();
+        for (top, block) in chapter.blocks.iter_mut().enumerate() {
+            let mut c = Collector {
+                chapter: index,
+                top,
+                marks: &mut marks,
+                ranges: &mut ranges,
+                in_notes: &mut in_notes,
+            };
+            c.blocks(std::slice::from_mut(block), false);
+        }
+        for (top, mark) in ranges {
+            let m = &mut marks[mark];
+            let end = format!("{}{}", m.id, index::RANGE_END_SUFFIX);
+            if end_range(&mut chapter.blocks, top, &end) {
+                m.end = Some(end);
+            }
+        }
     }
     (marks, in_notes)
 }
 
+/// Puts the end of a range that starts in top-level block `top` after the
+/// last text of that block's section: up to the next heading of the same
+/// or a higher level (the chapter's end for a mark before any heading).
+/// False when the section has no text to end after.
+fn end_range(blocks: &mut [Block], top: usize, id: &str) -> bool {
+    let level_of = |b: &Block| match b {
+        Block::Heading { level, .. } => Some(*level),
+        _ => None,
+    };
+    let level = blocks[..=top].iter().rev().find_map(level_of);
+    let end = match level {
+        Some(level) => blocks[top + 1..]
+            .iter()
+            .position(|b| level_of(b).is_some_and(|l| l <= level))
+            .map_or(blocks.len(), |i| top + 1 + i),
+        None => blocks.len(),
+    };
+    let anchor = Inline::Span {
+        role: Some(Role::Other(index::RANGE_END_ROLE.into())),
+        class: index::RANGE_END_ROLE.into(),
+        attrs: Attrs::from([("id".to_string(), id.to_string())]),
+        content: Vec::new(),
+    };
+    append_last(&mut blocks[top..end], anchor).is_none()
+}
+
+/// Appends `inline` to the last text of `blocks` (a paragraph, a heading,
+/// a list's last item, a table's last cell, inside quotes and divs);
+/// gives it back when none holds text.
+fn append_last(blocks: &mut [Block], inline: Inline) -> Option<Inline> {
+    let mut inline = inline;
+    for block in blocks.iter_mut().rev() {
+        inline = match block {
+            Block::Paragraph { content } | Block::Heading { content, .. } => {
+                content.push(inline);
+                return None;
+            }
+            Block::List { items, .. } => match items.last_mut() {
+                Some(item) => append_last(&mut item.blocks, inline)?,
+                None => inline,
+            },
+            Block::Quote { blocks } | Block::Div { blocks, .. } => append_last(blocks, inline)?,
+            Block::Table { head, rows, .. } => {
+                match rows.last_mut().or(Some(head)).and_then(|r| r.last_mut()) {
+                    Some(cell) => {
+                        cell.push(inline);
+                        return None;
+                    }
+                    None => inline,
+                }
+            }
+            Block::Code { .. } | Block::Rule | Block::Raw { .. } | Block::FootnoteDef { .. } => {
+                inline
+            }
+        };
+    }
+    Some(inline)
+}
+
 struct Collector<'m> {
     chapter: usize,
+    /// The top-level block being read.
+    top: usize,
     marks: &'m mut Vec<Mark>,
+    /// The chapter's range marks: (top-level block, index in `marks`).
+    ranges: &'m mut Vec<(usize, usize)>,
     in_notes: &'m mut usize,
 }
 
@@ -272,6 +349,9 @@ impl Collector<'_> {
                         .entry("id".into())
                         .or_insert_with(|| format!("ix-{}", self.marks.len() + 1))
                         .clone();
+                    if attrs.contains_key(index::RANGE) {
+                        self.ranges.push((self.top, self.marks.len()));
+                    }
                     self.marks.push(Mark {
                         chapter: self.chapter,
                         id,
@@ -281,6 +361,7 @@ impl Collector<'_> {
                             .get(index::SEE_ALSO)
                             .map(|s| s.split(';').map(crate::terms::normalize).collect())
                             .unwrap_or_default(),
+                        end: None,
                     });
                 }
                 Inline::Emph { content }

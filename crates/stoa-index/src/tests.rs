@@ -221,3 +221,96 @@ fn collation_sorts_portuguese_and_english_as_their_readers_expect() {
         .collect();
     assert_eq!(letters, ["A", "C", "E", "I", "O", "Z"]);
 }
+
+#[test]
+fn a_range_runs_to_the_end_of_its_section() {
+    let mark = |key: &str| Inline::Span {
+        role: Some(Role::Other(index::MARK_ROLE.into())),
+        class: index::MARK_ROLE.into(),
+        attrs: Attrs::from([
+            (index::KEY.to_string(), key.to_string()),
+            (index::RANGE.to_string(), index::RANGE_SECTION.to_string()),
+        ]),
+        content: Vec::new(),
+    };
+    let heading = |level, text: &str| Block::Heading {
+        level,
+        id: text.into(),
+        content: vec![Inline::text(text)],
+    };
+    let para = |content: Vec<Inline>| Block::Paragraph { content };
+    let mut b = book("en", &[]);
+    b.chapters.push(Chapter {
+        slug: "p".into(),
+        title: "Post".into(),
+        blocks: vec![
+            para(vec![Inline::text("Before any heading."), mark("whole")]),
+            heading(2, "Windows"),
+            para(vec![mark("windows"), Inline::text("Tumbling windows.")]),
+            heading(3, "Sliding"),
+            para(vec![Inline::text("Sliding windows.")]),
+            Block::Code {
+                lang: None,
+                text: "code is not text\n".into(),
+            },
+            heading(2, "State"),
+            para(vec![Inline::text("Keyed state.")]),
+        ],
+        ..Chapter::default()
+    });
+    apply(&mut b, &[], "index.toml");
+    let ends = |block: &Block| -> Vec<String> {
+        let Block::Paragraph { content } = block else {
+            return Vec::new();
+        };
+        content
+            .iter()
+            .filter_map(|i| match i {
+                Inline::Span { role, attrs, .. }
+                    if index::role_name(role.as_ref()) == Some(index::RANGE_END_ROLE) =>
+                {
+                    attrs.get("id").cloned()
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let blocks = &b.chapters[0].blocks;
+    // The windows section ends at its sub-section's last paragraph (the
+    // code after it is not text); the mark before any heading at the
+    // chapter's last.
+    assert_eq!(ends(&blocks[4]), ["ix-2-end"]);
+    assert_eq!(ends(&blocks[7]), ["ix-1-end"]);
+    assert!(
+        blocks
+            .iter()
+            .enumerate()
+            .all(|(i, b)| i == 4 || i == 7 || ends(b).is_empty())
+    );
+    // Each range's locator holds two links: to the place and to its end.
+    let index = b.chapters.last().unwrap();
+    let mut urls = Vec::new();
+    collect_urls(&index.blocks, &mut urls);
+    // "whole" collates before "windows".
+    assert_eq!(urls, ["#ix-1", "#ix-1-end", "#ix-2", "#ix-2-end"]);
+}
+
+/// Every link's address in `blocks`, in order.
+fn collect_urls(blocks: &[Block], out: &mut Vec<String>) {
+    fn inlines(content: &[Inline], out: &mut Vec<String>) {
+        for i in content {
+            match i {
+                Inline::Link { url, .. } => out.push(url.clone()),
+                Inline::Span { content, .. } => inlines(content, out),
+                _ => {}
+            }
+        }
+    }
+    for b in blocks {
+        match b {
+            Block::Paragraph { content } => inlines(content, out),
+            Block::Div { blocks, .. } => collect_urls(blocks, out),
+            _ => {}
+        }
+    }
+}

@@ -4,14 +4,15 @@
 //! `[keyed state]{.index key="state!keyed"}` under a heading and its
 //! sub-entry (`!` between levels, as LaTeX's makeindex writes them);
 //! `[]{.index key="Flink" see-also="stream processing"}` marks a place
-//! without words. Values may be quoted (`"…"`) or bare. A bracket that is
+//! without words; `[]{.index key="windows" range="section"}` indexes the
+//! whole section that holds it, as a page range. Values may be quoted (`"…"`) or bare. A bracket that is
 //! not followed by `{.index …}` stays the text it was, so posts without
 //! index terms parse exactly as before.
 
 use stoa_doc::{Attrs, Inline, Role, index};
 
 /// The attribute names an index term takes, besides its class.
-const NAMES: [&str; 3] = [index::KEY, index::SEE, index::SEE_ALSO];
+const NAMES: [&str; 4] = [index::KEY, index::SEE, index::SEE_ALSO, index::RANGE];
 
 /// A `{.index …}` block read from the source.
 pub(crate) struct Marked {
@@ -78,7 +79,7 @@ fn parse(body: &str, at: usize) -> Result<Marked, Mistake> {
             return Err(mistake(
                 start,
                 format!("`{name}` is not an attribute of an index term"),
-                "an index term takes `key`, `see` and `see-also`, e.g. `[keyed state]{.index key=\"state!keyed\"}`",
+                "an index term takes `key`, `see`, `see-also` and `range`, e.g. `[keyed state]{.index key=\"state!keyed\"}`",
             ));
         }
         if bytes.get(i) != Some(&b'=') {
@@ -114,6 +115,13 @@ fn parse(body: &str, at: usize) -> Result<Marked, Mistake> {
                 start,
                 format!("the value of `{name}` is empty or has an empty level"),
                 "write the words of the entry, sub-entries after `!`: `state!keyed`",
+            ));
+        }
+        if name == index::RANGE && value != index::RANGE_SECTION {
+            return Err(mistake(
+                start,
+                format!("`range` is `{value}`, but an index range can only be `section`"),
+                "write `range=\"section\"` to index the mark's whole section, or mark each place",
             ));
         }
         if attrs.insert(name.to_string(), value).is_some() {
@@ -184,6 +192,17 @@ mod tests {
         assert_eq!(
             attrs("{.index key=\"a!!b\"}"),
             Err("8: the value of `key` is empty or has an empty level".into())
+        );
+        assert_eq!(
+            attrs("{.index key=a range=chapter}"),
+            Err("14: `range` is `chapter`, but an index range can only be `section`".into())
+        );
+        assert_eq!(
+            attrs("{.index key=a range=section}"),
+            Ok(vec![
+                ("key".into(), "a".into()),
+                ("range".into(), "section".into())
+            ])
         );
         assert!(attrs("{.index key=a").is_err());
         assert!(attrs("{.index key}").is_err());

@@ -89,10 +89,83 @@ pub fn xhtml(text: &str) -> String {
     out
 }
 
+/// The text that escaped XML `text` stands for: the references every
+/// escaper here writes (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;`,
+/// `&#9;`, `&#10;`), `&apos;`, and any other numeric reference, read in one
+/// pass, so that `&amp;lt;` stays `&lt;`. A reference that is not one is
+/// kept as written. For readers of markup stoa wrote (an SVG's texts, a
+/// glossary's terms); not a parser for markup from elsewhere.
+pub fn xml_unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let reference = rest
+            .find(';')
+            .filter(|end| *end <= 12)
+            .and_then(|end| Some((referenced(&rest[1..end])?, end)));
+        match reference {
+            Some((c, end)) => {
+                out.push(c);
+                rest = &rest[end + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The character a reference's name (between `&` and `;`) stands for.
+fn referenced(name: &str) -> Option<char> {
+    match name {
+        "amp" => Some('&'),
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        _ => {
+            let number = name.strip_prefix('#')?;
+            let code = match number.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => number.parse().ok()?,
+            };
+            char::from_u32(code)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn unescaping_reads_each_reference_once() {
+        assert_eq!(
+            xml_unescape("A &amp; B &lt;i&gt; &quot;q&quot; &#39;s&apos;"),
+            "A & B <i> \"q\" 's'"
+        );
+        assert_eq!(xml_unescape("&amp;lt; &#9;&#x41;&#10;"), "&lt; \tA\n");
+        assert_eq!(
+            xml_unescape("AT&T &nope; & &#xZZ; &"),
+            "AT&T &nope; & &#xZZ; &"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn unescaping_inverts_every_escaper(text in "\\PC*") {
+            let kept: String = text.chars().filter(|c| !xml_dropped(*c)).collect();
+            prop_assert_eq!(&xml_unescape(&xml_text(&text)), &kept);
+            prop_assert_eq!(&xml_unescape(&xml_attribute(&text)), &kept);
+            prop_assert_eq!(&xml_unescape(&xhtml(&text)), &kept);
+        }
+    }
 
     // The exact output for ordinary text is what each writer wrote before
     // the escapers became one: the books' bytes depend on it.

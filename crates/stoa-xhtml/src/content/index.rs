@@ -125,7 +125,8 @@ impl Writer<'_, '_> {
     }
 
     /// Where a locator leads from this file, and what it shows: the print
-    /// page, or the chapter's title without the PDF's page map.
+    /// page (a range's first and last, `41–43`), or the chapter's title
+    /// without the PDF's page map.
     fn locator(&self, inline: &Inline) -> Option<(String, String)> {
         let Inline::Span { role, content, .. } = inline else {
             return None;
@@ -133,7 +134,32 @@ impl Writer<'_, '_> {
         if index::role_name(role.as_ref()) != Some(index::LOCATOR_ROLE) {
             return None;
         }
-        let [Inline::Link { url, content, .. }] = content.as_slice() else {
+        let (start, end) = match content.as_slice() {
+            [start] => (start, None),
+            [start, end] => (start, Some(end)),
+            _ => return None,
+        };
+        let (chapter, id, title) = self.place(start)?;
+        let page = |chapter, id| self.m.pages.and_then(|p| p.page_of(chapter, id));
+        let shown = match page(chapter, id) {
+            Some(first) => {
+                let last = end
+                    .and_then(|e| self.place(e))
+                    .and_then(|(c, id, _)| page(c, id))
+                    .filter(|last| *last != first);
+                match last {
+                    Some(last) => format!("{first}\u{2013}{last}"),
+                    None => first.to_string(),
+                }
+            }
+            None => title,
+        };
+        Some((self.href_to(chapter, id), shown))
+    }
+
+    /// The chapter and id a locator's link leads to, and its text.
+    fn place<'i>(&self, link: &'i Inline) -> Option<(usize, &'i str, String)> {
+        let Inline::Link { url, content, .. } = link else {
             return None;
         };
         let (chapter, id) = match self.m.ids.resolve(url, self.source) {
@@ -141,18 +167,17 @@ impl Writer<'_, '_> {
             LinkTarget::Chapter { chapter, id } => (chapter, id),
             LinkTarget::External(_) | LinkTarget::Missing(_) => return None,
         };
-        let shown = match self.m.pages.and_then(|p| p.page_of(chapter, id)) {
-            Some(label) => label.to_string(),
-            None => stoa_doc::inlines_text(content),
-        };
-        Some((self.href_to(chapter, id), shown))
+        Some((chapter, id, stoa_doc::inlines_text(content)))
     }
 }
 
-/// An index mark in a post: a span with its id (where locators lead),
+/// An index mark in a post (or a range's end): a span with its id (where locators lead),
 /// none of its attributes (they are for the index, not the reader).
 pub(super) fn mark_attrs(role: Option<&Role>, attrs: &Attrs) -> Option<Vec<(String, String)>> {
-    if index::role_name(role) != Some(index::MARK_ROLE) {
+    if !matches!(
+        index::role_name(role),
+        Some(index::MARK_ROLE | index::RANGE_END_ROLE)
+    ) {
         return None;
     }
     Some(
