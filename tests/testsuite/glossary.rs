@@ -280,3 +280,58 @@ fn check_link_destinations(pdf: &Path) -> usize {
     }
     count
 }
+
+/// The glossary's Search Key Map (EPUB Dictionaries and Glossaries 1.0):
+/// in the manifest with its properties, one group per appendix term,
+/// each leading to that term's entry, with the plural a reader may type.
+#[test]
+fn the_glossary_has_a_search_key_map_for_reading_systems() {
+    let dist = books().dist();
+    for (book, lang, term, plural) in [
+        ("dialogues", "en", "oracle", "oracles"),
+        ("dialogues", "pt-BR", "oráculo", "oráculos"),
+        ("collection", "pt-BR", "pórtico", "pórticos"),
+    ] {
+        let epub = dist.join(format!("{book}/{book}-{lang}.epub"));
+        let opf = zip_entry(&epub, "OEBPS/content.opf");
+        assert!(
+            opf.contains(
+                r#"media-type="application/vnd.epub.search-key-map+xml" id="id_search-key-map.xml" href="search-key-map.xml" properties="search-key-map glossary""#
+            ),
+            "{book} {lang}: {opf}"
+        );
+        let map = zip_entry(&epub, "OEBPS/search-key-map.xml");
+        let doc = roxmltree::Document::parse(&map).expect("the map is XML");
+        let appendix = zip_entry(&epub, "OEBPS/glossary.xhtml");
+        let groups: Vec<_> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("search-key-group"))
+            .collect();
+        let terms = appendix_terms(&epub);
+        assert_eq!(groups.len(), terms.len(), "{book} {lang}: a group per term");
+        for (group, term) in groups.iter().zip(&terms) {
+            let href = group.attribute("href").expect("href");
+            let id = href
+                .strip_prefix("glossary.xhtml#")
+                .expect("into the appendix");
+            assert!(
+                appendix.contains(&format!(r#"id="{id}""#)),
+                "{book} {lang}: {href} leads nowhere"
+            );
+            let value = group
+                .children()
+                .find(|n| n.has_tag_name("match"))
+                .and_then(|m| m.attribute("value"));
+            assert_eq!(value, Some(term.as_str()), "{book} {lang}: in order");
+        }
+        let forms: Vec<&str> = groups
+            .iter()
+            .find(|g| g.descendants().any(|m| m.attribute("value") == Some(term)))
+            .expect("the term's group")
+            .descendants()
+            .filter(|n| n.has_tag_name("value"))
+            .filter_map(|n| n.attribute("value"))
+            .collect();
+        assert!(forms.contains(&plural), "{book} {lang}: {term} {forms:?}");
+    }
+}

@@ -204,6 +204,8 @@ fn check_edition(dist: &Path, lang: &str) {
         });
         at += found + word.len();
         for (shown, _) in &e.locators {
+            // A range's dash is not a letter: `58–64` reads `5864`.
+            let shown = letters(shown);
             let found = index_text[at..].find(shown.as_str()).unwrap_or_else(|| {
                 panic!(
                     "{lang}: the PDF's index gives `{}` the page {shown}",
@@ -218,10 +220,24 @@ fn check_edition(dist: &Path, lang: &str) {
     // and the PDF prints those words on the locator's page.
     let first = first_body_page(&pdf);
     let mut checked = 0;
+    let mut ranges = 0;
     for e in &entries {
         for (shown, href) in &e.locators {
             let (file, id) = href.split_once('#').expect("a locator has a fragment");
             let chapter = zip_entry(&epub, &format!("OEBPS/{file}"));
+            // A range (a place without words, to the end of its section):
+            // its end is in the chapter, on a later page.
+            if let Some((from, to)) = shown.split_once('\u{2013}') {
+                let (from, to): (usize, usize) = (from.parse().unwrap(), to.parse().unwrap());
+                assert!(from < to, "{lang}: `{}`'s range {shown}", e.term);
+                assert!(
+                    chapter.contains(&format!(r#"id="{id}-end""#)),
+                    "{lang}: `{}`'s range {href} has its end in {file}",
+                    e.term
+                );
+                ranges += 1;
+                continue;
+            }
             let words = element_words(&chapter, id)
                 .unwrap_or_else(|| panic!("{lang}: `{}` leads to {href}, which exists", e.term));
             let first_word = words
@@ -241,6 +257,10 @@ fn check_edition(dist: &Path, lang: &str) {
         }
     }
     assert!(checked > 200, "{lang}: {checked} locators checked");
+    assert_eq!(
+        ranges, 2,
+        "{lang}: the Flink notes' state and deployment sections"
+    );
 }
 
 #[test]

@@ -106,20 +106,20 @@ impl Writer<'_, '_> {
         }
     }
 
-    /// The locators: each page once (each chapter once without pages).
+    /// The locators: each page once (each chapter once without pages),
+    /// and no page a range already covers.
     fn locators(&mut self, content: &[Inline], x: &mut Xml) {
-        let mut last: Option<String> = None;
-        for inline in content {
-            let Some((href, shown)) = self.locator(inline) else {
-                continue;
-            };
-            if last.as_ref() == Some(&shown) {
+        let found: Vec<(String, String)> = content.iter().filter_map(|i| self.locator(i)).collect();
+        let spans: Vec<Option<(u32, u32)>> = found.iter().map(|(_, s)| numbers(s)).collect();
+        let mut last: Option<&String> = None;
+        for (i, (href, shown)) in found.iter().enumerate() {
+            if last == Some(shown) || covered(&spans, i) {
                 continue;
             }
             x.text(", ");
             let mut attrs = self.index_attrs(index::LOCATOR_ROLE, &[]);
-            attrs.push(("href", &href));
-            x.element("a", &attrs, &shown);
+            attrs.push(("href", href));
+            x.element("a", &attrs, shown);
             last = Some(shown);
         }
     }
@@ -171,6 +171,26 @@ impl Writer<'_, '_> {
     }
 }
 
+/// The first and last page of a locator's arabic page label (`41` or
+/// `41–43`); `None` for another label (a roman page, a chapter's title).
+fn numbers(shown: &str) -> Option<(u32, u32)> {
+    let (first, last) = shown.split_once('\u{2013}').unwrap_or((shown, shown));
+    Some((first.parse().ok()?, last.parse().ok()?))
+}
+
+/// Whether locator `i` lies within another locator that is a range: a
+/// longer one, or the same one earlier (as the PDF decides).
+fn covered(spans: &[Option<(u32, u32)>], i: usize) -> bool {
+    let Some((first, until)) = spans[i] else {
+        return false;
+    };
+    spans.iter().enumerate().any(|(j, s)| {
+        s.is_some_and(|(f, u)| {
+            j != i && u > f && f <= first && until <= u && (u - f > until - first || j < i)
+        })
+    })
+}
+
 /// An index mark in a post (or a range's end): a span with its id (where locators lead),
 /// none of its attributes (they are for the index, not the reader).
 pub(super) fn mark_attrs(role: Option<&Role>, attrs: &Attrs) -> Option<Vec<(String, String)>> {
@@ -186,4 +206,19 @@ pub(super) fn mark_attrs(role: Option<&Role>, attrs: &Attrs) -> Option<Vec<(Stri
             .map(|id| vec![("id".to_string(), id.clone())])
             .unwrap_or_default(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_range_covers_the_pages_inside_it() {
+        let spans: Vec<_> = ["50", "51", "51–53", "52", "51–53", "54", "xii"]
+            .iter()
+            .map(|s| numbers(s))
+            .collect();
+        let kept: Vec<usize> = (0..spans.len()).filter(|i| !covered(&spans, *i)).collect();
+        assert_eq!(kept, [0, 2, 5, 6]);
+    }
 }
