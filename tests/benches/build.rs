@@ -63,6 +63,32 @@ fn books_without_plugins(dir: &std::path::Path) -> PathBuf {
     books
 }
 
+/// A copy of books/ with no index: the collection's terms file removed and
+/// the places marked in the posts (`[]{.index …}` lines) taken out, to
+/// measure what the index costs (issue 29 asks under 5 % of a full build).
+fn books_without_index(dir: &std::path::Path) -> PathBuf {
+    let books = dir.join("books-no-index");
+    stoa_tests::copy_dir(&repo_root().join("books"), &books);
+    for book in stoa_book::discover(&books).expect("books") {
+        let _ = std::fs::remove_file(book.join(stoa_index::FILE_NAME));
+    }
+    let posts = books.join("posts");
+    for post in std::fs::read_dir(&posts).expect("posts").flatten() {
+        for file in std::fs::read_dir(post.path()).expect("post").flatten() {
+            let path = file.path();
+            if path.extension().is_some_and(|e| e == "md") {
+                let text = std::fs::read_to_string(&path).expect("post");
+                let kept: String = text
+                    .split_inclusive('\n')
+                    .filter(|line| !line.starts_with("[]{.index"))
+                    .collect();
+                std::fs::write(&path, kept).expect("write post");
+            }
+        }
+    }
+    books
+}
+
 fn build_books(books_dir: PathBuf, formats: Vec<&'static str>, out: PathBuf) {
     let exe = std::env::current_exe().expect("bench path");
     let profile_dir = exe
@@ -129,6 +155,14 @@ fn main() {
     });
     time("full build, EPUB + PDF + HTML (parallel)", || {
         build(stoa_renderers::builtin().names(), out.path().join("all"))
+    });
+    let no_index = books_without_index(out.path());
+    time("full build, every format, index removed", || {
+        build_books(
+            no_index.clone(),
+            stoa_renderers::builtin().names(),
+            out.path().join("no-index"),
+        )
     });
     time("full build, every format, plugins removed", || {
         build_books(

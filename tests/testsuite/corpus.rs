@@ -163,9 +163,10 @@ fn corpus_key(line: &str) -> Option<String> {
 
 /// Removes the Markdown markers the split adds around the author's words:
 /// block-quote markers, a heading marker, one list bullet (`- ` or `* `) with
-/// its indentation, language marks and backslash escapes. The result is trimmed.
+/// its indentation, language and index marks and backslash escapes. The result
+/// is trimmed.
 fn normalize_markdown_line(line: &str) -> String {
-    let unmarked = strip_index_places(&strip_lang_spans(line));
+    let unmarked = stoa_markdown::strip_index_marks(&strip_lang_spans(line)).into_owned();
     let mut t = unmarked.trim();
     while let Some(rest) = t.strip_prefix('>') {
         t = rest.trim_start();
@@ -194,25 +195,6 @@ fn normalize_markdown_line(line: &str) -> String {
         out.push(c);
     }
     out.trim().to_string()
-}
-
-/// Removes index places without words, `[]{.index …}`: the author's
-/// marks for the index, not words of the post.
-fn strip_index_places(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(i) = rest.find("[]{.index") {
-        out.push_str(&rest[..i]);
-        match rest[i..].find('}') {
-            Some(end) => rest = &rest[i + end + 1..],
-            None => {
-                out.push_str(&rest[i..]);
-                rest = "";
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 /// Removes `<span lang="…">` and `</span>`: the mark that says which
@@ -667,7 +649,7 @@ fn normalizer_removes_only_the_added_markers() {
         normalize_markdown_line("[]{.index key=\"state\" range=\"section\"}I started."),
         "I started."
     );
-    assert_eq!(normalize_markdown_line("[a]{.index}"), "[a]{.index}");
+    assert_eq!(normalize_markdown_line("[a]{.index} b"), "a b");
     assert_eq!(normalize_markdown_line(">"), "");
     assert_eq!(normalize_markdown_line("\\#hashtag"), "#hashtag");
     assert_eq!(normalize_markdown_line("List\\<String\\>"), "List<String>");

@@ -300,8 +300,8 @@ fn a_mistaken_index_term_is_an_error_at_its_place() {
 }
 
 /// `stoa check` warns of a terms-file entry found nowhere and of a see
-/// reference to an entry the index lacks, each at its line of index.toml,
-/// the second with the closest entry suggested.
+/// reference to an entry the index lacks, each at its line of index.toml
+/// (or of the post, for a mark's), the closest entry suggested.
 #[test]
 fn check_warns_of_terms_never_found_and_references_to_no_entry() {
     let dir = project_from(&fixture("preflight").join("books"));
@@ -310,9 +310,24 @@ fn check_warns_of_terms_never_found_and_references_to_no_entry() {
         "[en]\nwall = [\"wall\"]\nzyxwv = [\"zyxwvut\"]\nconcrete = { see = \"wal\" }\n",
     )
     .unwrap();
+    // A reference written in a post's mark is told at the post's line.
+    let post = dir.path().join("books/posts/photo/en.md");
+    let text = std::fs::read_to_string(&post).unwrap();
+    let text = text.replace(
+        "The wall is grey all over.",
+        "The wall is [grey]{.index see-also=\"colours; concrete\"} all over.",
+    );
+    std::fs::write(&post, text).unwrap();
     let out = stoa(dir.path(), &["check", "--quick", "--warn"]);
     let log = output_text(&out);
     assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains(
+            "books/posts/photo/en.md:10:27: warning: the index entry `grey` says \
+             “see also colours”, but the index has no entry `colours`"
+        ),
+        "{log}"
+    );
     assert!(
         log.contains(
             "books/lowres/index.toml:3:1: warning: index term `zyxwv` is never found \

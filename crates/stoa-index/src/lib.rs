@@ -78,7 +78,7 @@ pub fn apply(book: &mut Book, terms: &[Term], file: &str) -> Vec<Diagnostic> {
         return warnings;
     }
     let mut entries = entries(&marks, terms);
-    warnings.extend(check_references(&entries, terms, file));
+    warnings.extend(check_references(&entries, terms, &marks, book, file));
     sort(&mut entries, &book.lang);
     let chapter = chapter(book, &entries);
     book.chapters.push(chapter);
@@ -174,25 +174,23 @@ pub fn sort(entries: &mut [Entry], lang: &str) {
     }
 }
 
-/// Warnings for cross-references to entries the index lacks, at the
-/// terms file's line when the reference is written there, with the
-/// closest entry as "did you mean".
-fn check_references(entries: &[Entry], terms: &[Term], file: &str) -> Vec<Diagnostic> {
+/// Warnings for cross-references to entries the index lacks, at the line
+/// that writes the reference (the terms file's, or the post's for a mark),
+/// with the closest entry as "did you mean".
+fn check_references(
+    entries: &[Entry],
+    terms: &[Term],
+    marks: &[mark::Mark],
+    book: &Book,
+    file: &str,
+) -> Vec<Diagnostic> {
     let names: Vec<&str> = entries.iter().map(|e| e.term.as_str()).collect();
     let known = |name: &str| {
         let first = name.split('!').next().unwrap_or(name).to_lowercase();
         names.iter().any(|n| n.to_lowercase() == first)
     };
-    // Where the terms file writes `target` as a reference of entry `term`.
-    let written = |term: &str, target: &String| {
-        terms.iter().find_map(|t| {
-            let same = t.entry.last().is_some_and(|l| l.eq_ignore_ascii_case(term));
-            let refers = t.see.as_ref() == Some(target) || t.see_also.contains(target);
-            (same && refers).then_some(t.at)
-        })
-    };
     let mut out = Vec::new();
-    let mut visit = |e: &Entry| {
+    let mut visit = |e: &Entry, levels: &[&str]| {
         for (kind, target) in e
             .see
             .iter()
@@ -206,25 +204,96 @@ fn check_references(entries: &[Entry], terms: &[Term], file: &str) -> Vec<Diagno
                 Some(near) => format!("{near} Otherwise mark `{target}` somewhere"),
                 None => format!("mark `{target}` somewhere, or correct the reference"),
             };
-            let mut d = Diagnostic::warning(format!(
+            let d = Diagnostic::warning(format!(
                 "the index entry `{}` says “{kind} {target}”, but the index has no entry `{target}`",
-                e.term
+                levels.join("!")
             ))
-            .in_file(file)
             .with_hint(hint);
-            if let Some((line, col)) = written(&e.term, target) {
-                d = d.at(line, col);
-            }
-            out.push(d);
+            out.push(place_reference(d, levels, target, terms, marks, book, file));
         }
     };
     for e in entries {
-        visit(e);
+        visit(e, &[&e.term]);
         for s in &e.subs {
-            visit(s);
+            visit(s, &[&e.term, &s.term]);
         }
     }
     out
+}
+
+/// Puts the warning `d` about entry `levels` referring to `target` where
+/// the reference is written: its line in the terms file, else the post of
+/// the first mark that writes it (at the line, when the post can be read).
+fn place_reference(
+    d: Diagnostic,
+    levels: &[&str],
+    target: &str,
+    terms: &[Term],
+    marks: &[mark::Mark],
+    book: &Book,
+    file: &str,
+) -> Diagnostic {
+    let same = |entry: &[String]| {
+        entry.len() == levels.len()
+            && entry
+                .iter()
+                .zip(levels)
+                .all(|(a, b)| a.to_lowercase() == b.to_lowercase())
+    };
+    let refers = |see: &Option<String>, also: &[String]| {
+        see.as_deref() == Some(target) || also.iter().any(|a| a == target)
+    };
+    if let Some(t) = terms
+        .iter()
+        .find(|t| same(&t.entry) && refers(&t.see, &t.see_also))
+    {
+        return d.in_file(file).at(t.at.0, t.at.1);
+    }
+    let Some(source) = marks
+        .iter()
+        .find(|m| same(&m.entry) && refers(&m.see, &m.see_also))
+        .and_then(|m| book.chapters.get(m.chapter)?.source.as_deref())
+    else {
+        return d.in_file(file);
+    };
+    let d = d.in_file(source);
+    match std::fs::read_to_string(source) {
+        Ok(text) => match written_at(&text, target) {
+            Some((line, col)) => d.at(line, col),
+            None => d,
+        },
+        Err(_) => d,
+    }
+}
+
+/// The line and column (from 1) of the first `{.index …}` block of `text`
+/// that names `target` as its `see` or `see-also`, pointing at that name.
+fn written_at(text: &str, target: &str) -> Option<(usize, usize)> {
+    for (n, line) in text.lines().enumerate() {
+        let mut from = 0;
+        while let Some(open) = line[from..].find("{.index").map(|i| from + i) {
+            let close = line[open..].find('}').map_or(line.len(), |c| open + c);
+            let block = &line[open..close];
+            for name in [index::SEE_ALSO, index::SEE] {
+                let Some(at) = block.find(&format!("{name}=")) else {
+                    continue;
+                };
+                let value = block[at + name.len() + 1..].trim_start_matches('"');
+                let value = value.split('"').next().unwrap_or_default();
+                let value = if block[at + name.len() + 1..].starts_with('"') {
+                    value
+                } else {
+                    value.split_whitespace().next().unwrap_or_default()
+                };
+                if value.split(';').any(|v| terms::normalize(v) == target) {
+                    let col = line[..open + at].chars().count() + 1;
+                    return Some((n + 1, col));
+                }
+            }
+            from = close.max(open + 1);
+        }
+    }
+    None
 }
 
 /// The letter an entry is grouped under: its first letter or digit,

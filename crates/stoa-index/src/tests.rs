@@ -314,3 +314,29 @@ fn collect_urls(blocks: &[Block], out: &mut Vec<String>) {
         }
     }
 }
+
+#[test]
+fn a_reference_is_found_where_a_mark_writes_it() {
+    let text = "First line.\nA [grey]{.index see-also=\"colour; concrete\"} wall, \
+                [x]{.index see=y}.\n";
+    assert_eq!(written_at(text, "concrete"), Some((2, 17)));
+    assert_eq!(written_at(text, "y"), Some((2, 63)));
+    assert_eq!(written_at(text, "wall"), None);
+}
+
+#[test]
+fn a_sub_entrys_reference_is_told_under_its_whole_entry() {
+    let mut b = book("en", &["Flink state here."]);
+    let t = terms(
+        "[en]\nstate = \"state\"\n\"state!keyed\" = { see-also = [\"Flnk\"] }\n",
+        "en",
+    );
+    let w = apply(&mut b, &t, "index.toml");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].message.contains("`state!keyed` says"),
+        "{}",
+        w[0].message
+    );
+    assert_eq!((w[0].line, w[0].column), (Some(3), Some(1)));
+}

@@ -150,6 +150,51 @@ pub(crate) fn span(attrs: Attrs, content: Vec<Inline>) -> Result<Inline, &'stati
     })
 }
 
+/// The Markdown `text` with its index marks taken out and their words
+/// kept: `[keyed state]{.index key="state!keyed"}` reads `keyed state`,
+/// `[]{.index key="windows" range="section"}` nothing. For whoever compares
+/// what a post says (a translation's fingerprint, the corpus check), to
+/// whom where the index points is not the text. A bracket or attribute
+/// block that is not a whole, valid mark stays as written.
+pub fn strip_index_marks(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("]{") {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(close) = text[from..].find("]{").map(|i| from + i) {
+        from = close + 1;
+        let Some(Ok(marked)) = read(text, close + 1) else {
+            continue;
+        };
+        let Some(open) = opening_bracket(&text[copied..close]).map(|o| copied + o) else {
+            continue;
+        };
+        out.push_str(&text[copied..open]);
+        out.push_str(&text[open + 1..close]);
+        copied = marked.end;
+        from = marked.end;
+    }
+    out.push_str(&text[copied..]);
+    out.into()
+}
+
+/// Where the `[` that a `]` just after `before` closes is in `before`,
+/// nested brackets skipped.
+fn opening_bracket(before: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, b) in before.bytes().enumerate().rev() {
+        match b {
+            b']' => depth += 1,
+            b'[' if depth == 0 => return Some(i),
+            b'[' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,6 +207,27 @@ mod tests {
                 assert_eq!(&src[m.end - 1..m.end], "}");
                 Ok(m.attrs.into_iter().collect())
             }
+        }
+    }
+
+    #[test]
+    fn stripping_marks_keeps_their_words() {
+        let cases = [
+            ("no marks here", "no marks here"),
+            ("[Flink]{.index} runs", "Flink runs"),
+            (
+                "a [keyed state]{.index key=\"state!keyed\"} and [the [Flink] docs]{.index}",
+                "a keyed state and the [Flink] docs",
+            ),
+            ("[]{.index key=\"windows\" range=\"section\"}", ""),
+            (
+                "a [link](u){.class} [b]{.index kee=x} [c]{.index",
+                "a [link](u){.class} [b]{.index kee=x} [c]{.index",
+            ),
+            ("x]{.index} y", "x]{.index} y"),
+        ];
+        for (text, stripped) in cases {
+            assert_eq!(strip_index_marks(text), stripped, "{text}");
         }
     }
 

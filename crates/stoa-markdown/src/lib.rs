@@ -5,6 +5,7 @@ mod build;
 mod html;
 mod ids;
 mod index_marks;
+pub use index_marks::strip_index_marks;
 mod lines;
 mod options;
 mod tokens;

@@ -77,11 +77,20 @@ pub fn body_blocks(body: &str, first_line: usize) -> Vec<Block> {
         let raw = lines.join("\n");
         lines.clear();
         let kind = kind_of(&raw, &mut speakers);
-        out.push(Block {
-            kind,
-            line: start,
-            text: normalize(&raw),
-        });
+        // Where the index points is not what the post says: a translation
+        // stays in step when an index mark is added, and a line holding
+        // only a mark is no block to translate.
+        let text = match kind {
+            Kind::Code => normalize(&raw),
+            _ => normalize(&stoa_markdown::strip_index_marks(&raw)),
+        };
+        if !text.is_empty() {
+            out.push(Block {
+                kind,
+                line: start,
+                text,
+            });
+        }
     };
     for (i, line) in body.lines().enumerate() {
         let number = first_line + i;
@@ -178,6 +187,20 @@ mod tests {
                 (Kind::Text, 17, "- a - b"),
             ]
         );
+    }
+
+    #[test]
+    fn index_marks_are_not_the_posts_text() {
+        let marked = "## State\n\n[]{.index key=\"state\" range=\"section\"}\n\n\
+                      [Keyed state]{.index key=\"state!keyed\"} is kept.\n";
+        let plain = "## State\n\nKeyed state is kept.\n";
+        assert_eq!(body_blocks(marked, 1).len(), 2);
+        assert_eq!(
+            crate::fingerprint::fingerprint(&body_blocks(marked, 1)),
+            crate::fingerprint::fingerprint(&body_blocks(plain, 1))
+        );
+        let code = "```md\n[x]{.index}\n```\n";
+        assert_eq!(body_blocks(code, 1)[0].text, "```md [x]{.index} ```");
     }
 
     #[test]
