@@ -219,6 +219,54 @@ pub fn pdftotext(pdf: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// `text` with every run of whitespace (no-break spaces too) one space.
+pub fn squeeze(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The words of `markup` (XHTML or HTML) as a reader reads them: tags
+/// removed, the entities of text given back, whitespace squeezed.
+pub fn markup_text(markup: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in markup.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let text = text
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    squeeze(&text)
+}
+
+/// The text of every XHTML document of the EPUB, in reading order of its
+/// file names, tags removed.
+pub fn epub_text(epub: &Path) -> String {
+    let bodies: Vec<String> = zip_names(epub)
+        .into_iter()
+        .filter(|n| n.ends_with(".xhtml"))
+        .map(|n| {
+            let doc = zip_entry(epub, &n);
+            doc.split_once("<body").map_or("", |(_, b)| b).to_string()
+        })
+        .collect();
+    markup_text(&bodies.join(" "))
+}
+
+/// The PDF's text, its lines joined as the reader reads them: a word cut
+/// at a line's end (with a soft hyphen, or at its own hyphen) is whole.
+pub fn pdf_text(pdf: &Path) -> String {
+    let text = pdftotext(pdf, &[]);
+    squeeze(&text.replace("\u{ad}\n", "").replace("-\n", "-"))
+}
+
 /// The number of pages of `pdf`, as pdfinfo reads it.
 pub fn pdf_page_count(pdf: &Path) -> usize {
     tool("pdfinfo", &[], pdf)

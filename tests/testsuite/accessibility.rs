@@ -195,7 +195,12 @@ fn every_epub_of_the_fixtures_passes_ace() {
         epubs.extend(build_epubs(project.path(), &["epub"]));
         projects.push(project);
     }
-    assert!(epubs.len() >= 10, "{epubs:?}");
+    // MathML, figures, references and works cited, with the page list
+    // their print pages give.
+    let scholarly = project_from(&fixture("scholarly/books"));
+    epubs.extend(build_epubs(scholarly.path(), &["pdf", "epub"]));
+    projects.push(scholarly);
+    assert!(epubs.len() >= 14, "{epubs:?}");
     let problems = ace(&epubs);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

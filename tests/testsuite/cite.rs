@@ -35,39 +35,6 @@ fn project(style: &str, en: &str) -> tempfile::TempDir {
     dir
 }
 
-fn squeeze(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The text of every XHTML document of the EPUB, tags removed, in order.
-fn epub_text(epub: &Path) -> String {
-    let mut text = String::new();
-    for name in zip_names(epub)
-        .into_iter()
-        .filter(|n| n.ends_with(".xhtml"))
-    {
-        let doc = zip_entry(epub, &name);
-        let body = doc.split_once("<body").map_or("", |(_, b)| b);
-        let mut in_tag = false;
-        for c in body.chars() {
-            match c {
-                '<' => in_tag = true,
-                '>' => in_tag = false,
-                _ if !in_tag => text.push(c),
-                _ => {}
-            }
-        }
-    }
-    squeeze(&text.replace("&amp;", "&"))
-}
-
-/// The PDF's text, its lines joined as the reader reads them: a word cut
-/// at a line's end (with a soft hyphen, or at its own hyphen) is whole.
-fn pdf_text(pdf: &Path) -> String {
-    let text = pdftotext(pdf, &[]);
-    squeeze(&text.replace("\u{ad}\n", "").replace("-\n", "-"))
-}
-
 #[test]
 fn citations_read_the_same_in_every_format_and_link_to_their_entries() {
     let dir = project("chicago-author-date", EN);

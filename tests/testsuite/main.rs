@@ -57,3 +57,4 @@ mod tokens;
 mod translations;
 mod wasm_plugins;
 mod watch;
+mod xref;

@@ -35,6 +35,8 @@ pub enum Placement {
 #[derive(Clone, Debug)]
 pub struct Bibliography {
     library: Arc<Library>,
+    /// The file as read, to say where an entry is.
+    source: Arc<SourceFile>,
     style: Arc<Style>,
     placement: Placement,
 }
@@ -58,6 +60,7 @@ pub(crate) fn settings(
     };
     let at = file.find("file", table);
     let library = read_library(&dir.join(name), name, errors, file, at);
+    let library = library.map(|(library, source)| (Arc::new(library), Arc::new(source)));
     let style = raw.style.as_deref().unwrap_or("chicago-author-date");
     let style_at = file.find("style", table);
     let style = match read_style(dir, style) {
@@ -81,8 +84,10 @@ pub(crate) fn settings(
             None
         }
     };
+    let (library, source) = library?;
     Some(Bibliography {
-        library: Arc::new(library?),
+        library,
+        source,
         style: Arc::new(style?),
         placement: placement?,
     })
@@ -96,7 +101,7 @@ fn read_library(
     errors: &mut Vec<Diagnostic>,
     book: &SourceFile,
     at: usize,
-) -> Option<Library> {
+) -> Option<(Library, SourceFile)> {
     let source = match SourceFile::read(path) {
         Ok(source) => source,
         Err(e) => {
@@ -111,7 +116,7 @@ fn read_library(
         }
     };
     match Library::parse(name, &source.text) {
-        Ok(library) => Some(library),
+        Ok(library) => Some((library, source)),
         Err(e) => {
             errors.push(
                 Diagnostic::error(e.message)
@@ -147,7 +152,7 @@ pub(crate) fn apply(
     title: &str,
     back: &str,
     chapters: &mut Vec<Chapter>,
-) -> Result<Vec<stoa_doc::Style>, Vec<Diagnostic>> {
+) -> Result<(Vec<stoa_doc::Style>, Vec<Diagnostic>), Vec<Diagnostic>> {
     let mut cites: Vec<Cite> = Vec::new();
     let mut owners: Vec<usize> = Vec::new();
     let mut errors = Vec::new();
@@ -162,8 +167,9 @@ pub(crate) fn apply(
     if !errors.is_empty() {
         return Err(errors);
     }
+    let warnings = uncited(bibliography, &cites, lang);
     if cites.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), warnings));
     }
     let url = |key: &str| format!("#{}", entry_id(key));
     let mut formatted = stoa_cite::format(
@@ -242,14 +248,47 @@ pub(crate) fn apply(
             }
         }
     }
-    Ok(["epub", "html"]
+    let styles = ["epub", "html"]
         .into_iter()
         .map(|format| stoa_doc::Style {
             origin: "stoa".into(),
             format: format.into(),
             code: CSS.into(),
         })
-        .collect())
+        .collect();
+    Ok((styles, warnings))
+}
+
+/// A warning for each work of the bibliography that no post of the edition
+/// cites, at its entry in the file (`@book{key,`).
+fn uncited(bibliography: &Bibliography, cites: &[Cite], lang: &str) -> Vec<Diagnostic> {
+    let cited: std::collections::HashSet<&str> = cites
+        .iter()
+        .flat_map(|c| c.items.iter().map(|i| i.key.as_str()))
+        .collect();
+    let source = &bibliography.source;
+    bibliography
+        .library
+        .keys()
+        .filter(|key| !cited.contains(key))
+        .map(|key| {
+            let message = format!(
+                "the work `{key}` of the bibliography is cited in no post of the {lang} edition"
+            );
+            let hint = format!("cite it as [@{key}] where it is used, or remove it from the file");
+            let at = source.text.find(&format!("{{{key},"));
+            match at {
+                Some(at) => {
+                    let (line, column) = line_col(&source.text, at);
+                    Diagnostic::warning(message)
+                        .in_file(&source.display)
+                        .at(line, column)
+                }
+                None => Diagnostic::warning(message).in_file(&source.display),
+            }
+            .with_hint(hint)
+        })
+        .collect()
 }
 
 /// The works cited in EPUB and on the web: hanging entries, a quiet way
@@ -292,22 +331,8 @@ fn mark(blocks: &mut [Block], library: &Library, first: usize) -> Found {
 fn holds_at(inline: &Inline) -> bool {
     match inline {
         Inline::Text { text } => text.contains('@'),
-        _ => at_token(inline).is_some(),
+        _ => stoa_doc::at_token(inline).is_some(),
     }
-}
-
-/// The text of a technical-token span that begins with `@`.
-fn at_token(inline: &Inline) -> Option<String> {
-    let Inline::Span {
-        role: Some(stoa_doc::Role::Other(role)),
-        content,
-        ..
-    } = inline
-    else {
-        return None;
-    };
-    let text = stoa_doc::inlines_text(content);
-    (role == stoa_doc::TOKEN_ROLE && text.starts_with('@')).then_some(text)
 }
 
 /// `inlines` with the citations in its texts taken out into placeholders;
@@ -326,7 +351,7 @@ fn split_run(
             Inline::Text { text } => run.push_str(text),
             // A line break in the source may fall inside a bracket.
             Inline::SoftBreak => run.push('\n'),
-            other => match at_token(other) {
+            other => match stoa_doc::at_token(other) {
                 Some(text) => run.push_str(&text),
                 None => {
                     flush(&mut run, library, first, found, &mut out);
@@ -364,7 +389,7 @@ fn flush(
         };
         match cite {
             Some(cite) => {
-                push_plain(&text[plain_from..i], out);
+                stoa_doc::push_text_lines(&text[plain_from..i], out);
                 out.push(placeholder(first + found.cites.len()));
                 found.cites.push(cite);
                 at = i + len;
@@ -373,7 +398,7 @@ fn flush(
             None => at = i + 1,
         }
     }
-    push_plain(&text[plain_from..], out);
+    stoa_doc::push_text_lines(&text[plain_from..], out);
 }
 
 /// A `[…]` citation at the start of `text`: its length and the citation,
@@ -399,6 +424,14 @@ fn bracket(text: &str, library: &Library, found: &mut Found) -> (usize, Option<C
         }
         Some(Ok(cite)) => cite,
     };
+    // `[@fig:wall]` is a cross-reference, which stoa-xref makes later.
+    if cite
+        .items
+        .iter()
+        .all(|i| stoa_doc::xref::Kind::of_label(&i.key).is_some())
+    {
+        return (0, None);
+    }
     for item in &cite.items {
         if !library.contains(&item.key) {
             let hint = match library.suggest(&item.key) {
@@ -441,18 +474,6 @@ fn narrative(text: &str, at: usize, library: &Library) -> (usize, Option<Cite>) 
         narrative: true,
     };
     (key.len() + 1, Some(cite))
-}
-
-/// Text, its line breaks given back as soft breaks.
-fn push_plain(text: &str, out: &mut Vec<Inline>) {
-    for (n, line) in text.split('\n').enumerate() {
-        if n > 0 {
-            out.push(Inline::SoftBreak);
-        }
-        if !line.is_empty() {
-            out.push(Inline::text(line));
-        }
-    }
 }
 
 fn placeholder(n: usize) -> Inline {

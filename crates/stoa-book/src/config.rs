@@ -53,6 +53,8 @@ pub struct BookConfig {
     pub press: crate::press::PressText,
     /// `[bibliography]`: the works the posts cite and the style.
     pub bibliography: Option<crate::cite::Bibliography>,
+    /// `[figures]`: how labelled figures are numbered and listed.
+    pub figures: crate::figures::Figures,
     /// `[plugins.<name>]` tables, in the order written.
     pub plugins: Vec<PluginConfig>,
     /// A folder to look for plugins in, from `plugin-dir`.
@@ -127,6 +129,8 @@ struct Raw {
     bibliography: Option<crate::cite::RawBibliography>,
     #[serde(default)]
     notes: crate::notes::NotesConfig,
+    #[serde(default)]
+    figures: crate::figures::Figures,
 }
 
 fn default_theme() -> String {
@@ -280,6 +284,7 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
         print,
         press,
         bibliography,
+        figures: raw.figures,
         plugins,
         plugin_dir: raw.plugin_dir.map(|d| normalize(&dir.join(d))),
     })

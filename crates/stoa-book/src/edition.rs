@@ -130,13 +130,15 @@ fn load_edition(
     let mut styles = Vec::new();
     if let Some(bibliography) = &config.bibliography {
         let labels = &language.labels;
-        styles = crate::cite::apply(
+        let (cite_styles, uncited) = crate::cite::apply(
             bibliography,
             lang,
             &labels.references,
             &labels.back_to_text,
             &mut chapters,
         )?;
+        styles = cite_styles;
+        warnings.extend(uncited);
     }
     let date = config.date.clone().unwrap_or_else(|| {
         let newest = chapters.iter().filter_map(|c| c.date.clone()).max();

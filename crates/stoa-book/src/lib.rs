@@ -5,6 +5,7 @@ pub mod cite;
 mod config;
 pub mod cover;
 mod edition;
+pub mod figures;
 mod front;
 mod labels;
 mod lang;

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use stoa_doc::Diagnostic;
 
 /// A UTF-8 text file and the name to show for it.
+#[derive(Debug)]
 pub struct SourceFile {
     /// Where it is.
     pub path: PathBuf,

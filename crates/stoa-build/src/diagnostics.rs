@@ -255,6 +255,7 @@ mod tests {
             print: Default::default(),
             press: Default::default(),
             bibliography: None,
+            figures: Default::default(),
             plugins: vec![PluginConfig {
                 name: "glossary".into(),
                 settings: serde_json::json!({"first-use": "x", "headng": "y"}),

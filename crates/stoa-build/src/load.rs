@@ -103,6 +103,7 @@ impl<'a> Loading<'a> {
                         let result = result
                             .map(draw_diagrams)
                             .map(|e| place_note_calls(config, e))
+                            .and_then(|e| number_figures(config, e))
                             .and_then(|e| make_index(config, e));
                         (lang, result)
                     })
@@ -133,6 +134,23 @@ fn place_note_calls(config: &BookConfig, mut edition: Edition) -> Edition {
         crate::note_calls::place(&mut edition.book, language.note_call);
     }
     edition
+}
+
+/// The edition's labelled figures, tables, listings and equations numbered
+/// and the references to them made links (stoa-xref), after the plugins and
+/// the diagrams (a diagram can be a figure), before the index (which then
+/// sees the references as the renderers will print them).
+fn number_figures(config: &BookConfig, mut edition: Edition) -> Result<Edition, Vec<Diagnostic>> {
+    let _t = crate::timings::phase(|| format!("  figures {} ({})", config.id, edition.book.lang));
+    let figures = &config.figures;
+    let settings = stoa_xref::Settings {
+        per_chapter: figures.numbering == stoa_book::figures::Numbering::Chapter,
+        list_of_figures: figures.list_of_figures,
+        list_of_tables: figures.list_of_tables,
+    };
+    let warnings = stoa_xref::apply(&mut edition.book, &settings)?;
+    edition.warnings.extend(warnings);
+    Ok(edition)
 }
 
 /// The edition's index, once for every format, from its marks and the

@@ -19,6 +19,7 @@ mod token;
 mod tree;
 mod walk;
 pub mod words;
+pub mod xref;
 
 pub use depth::{MAX_TREE_DEPTH, check_depth, tree_depth};
 pub use diag::{Diagnostic, Severity};
@@ -30,7 +31,7 @@ pub use role::{
     BIBLIOENTRY_ROLE, BIBLIOGRAPHY_ROLE, Format, NoteNumbering, NotePlacement, NoteStyle, Role,
 };
 pub use serde_json;
-pub use token::{TOKEN_CLASS, TOKEN_ROLE, is_token, token_pieces};
+pub use token::{TOKEN_CLASS, TOKEN_ROLE, at_token, is_token, push_text_lines, token_pieces};
 pub use tree::*;
 pub use walk::{
     FnVisitor, Visitor, Walk, for_each_block, for_each_inline, inline_text, inlines_text, visit,

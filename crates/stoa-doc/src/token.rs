@@ -15,6 +15,30 @@ pub fn is_token(inline: &Inline) -> bool {
     matches!(inline, Inline::Span { role: Some(Role::Other(r)), .. } if r == TOKEN_ROLE)
 }
 
+/// The text of a technical token's span that begins with `@` (stoa-markdown
+/// marks `@name` as one, in case it is a handle): what a pass that reads
+/// `@key` in the text (citations, cross-references) must read too.
+pub fn at_token(inline: &Inline) -> Option<String> {
+    if !is_token(inline) {
+        return None;
+    }
+    let text = crate::inline_text(inline);
+    text.starts_with('@').then_some(text)
+}
+
+/// `text` onto `out` as text inlines, its line breaks given back as soft
+/// breaks: what a pass that rewrote a run's text as one string puts back.
+pub fn push_text_lines(text: &str, out: &mut Vec<Inline>) {
+    for (n, line) in text.split('\n').enumerate() {
+        if n > 0 {
+            out.push(Inline::SoftBreak);
+        }
+        if !line.is_empty() {
+            out.push(Inline::text(line));
+        }
+    }
+}
+
 /// `token` cut where a line may break: after each inner `.`, `/`, `_` or
 /// `-` that a letter follows. Leading separators (`--opt`, `.method`,
 /// `~/.m2`) and separators before digits (`1.0.0`) never break, so options,

@@ -245,6 +245,24 @@ pub struct Style {
     pub code: String,
 }
 
+impl Style {
+    /// The styles a stage of stoa contributes to every format: `css` for
+    /// the EPUB and the web edition, `typst` for the PDF, each under
+    /// `origin`.
+    pub fn for_every_format(origin: &str, css: &str, typst: &str) -> [Style; 3] {
+        [
+            (crate::Format::Epub, css),
+            (crate::Format::Html, css),
+            (crate::Format::Pdf, typst),
+        ]
+        .map(|(format, code)| Style {
+            origin: origin.into(),
+            format: format.name().into(),
+            code: code.into(),
+        })
+    }
+}
+
 /// Horizontal alignment of a table column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

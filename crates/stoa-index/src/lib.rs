@@ -14,9 +14,7 @@ pub mod terms;
 
 use std::collections::HashMap;
 use stoa_doc::words::{collate, fold};
-use stoa_doc::{
-    Attrs, Block, Book, Chapter, ChapterKind, Diagnostic, Format, Inline, Role, Style, index,
-};
+use stoa_doc::{Attrs, Block, Book, Chapter, ChapterKind, Diagnostic, Inline, Role, Style, index};
 
 pub use terms::{FILE_NAME, Term};
 
@@ -148,17 +146,8 @@ fn path<'e>(root: &'e mut Entry, levels: &[String]) -> &'e mut Entry {
 /// The index's look, per format: contributed only to a book with an
 /// index, so that every other book is set exactly as before.
 fn add_styles(book: &mut Book) {
-    for (format, code) in [
-        (Format::Epub, CSS),
-        (Format::Html, CSS),
-        (Format::Pdf, TYPST),
-    ] {
-        book.styles.push(Style {
-            origin: "index".into(),
-            format: format.name().into(),
-            code: code.into(),
-        });
-    }
+    book.styles
+        .extend(Style::for_every_format("index", CSS, TYPST));
 }
 
 /// The style sheet of the index, for EPUB and the web edition.

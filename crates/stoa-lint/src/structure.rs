@@ -134,9 +134,9 @@ pub(crate) fn missing_referents(blocks: &[Block], hits: &mut Vec<Hit>) {
             if present {
                 continue;
             }
-            let noun = match what {
-                Referent::Table => "table",
-                Referent::Figure => "figure",
+            let (noun, prefix) = match what {
+                Referent::Table => ("table", "tbl"),
+                Referent::Figure => ("figure", "fig"),
             };
             let place = match side {
                 Side::Above => "before",
@@ -151,7 +151,8 @@ pub(crate) fn missing_referents(blocks: &[Block], hits: &mut Vec<Hit>) {
                 },
                 message: format!("“{phrase}”, but there is no {noun} {place} this paragraph"),
                 hint: format!(
-                    "add the {noun}, point to it another way, or reword: the page it was on is gone"
+                    "add the {noun}, label it `{{#{prefix}:name}}` and write `@{prefix}:name` \
+                     here (the book prints its number), or reword: the page it was on is gone"
                 ),
             });
         }

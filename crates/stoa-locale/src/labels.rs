@@ -56,6 +56,21 @@ macro_rules! with_label_keys {
             see_also = "see-also",
             /// The title of the bibliography: the works the book cites.
             references = "references",
+            /// Before a figure's number: "Figure 3".
+            figure = "figure",
+            /// Before a table's number.
+            table = "table",
+            /// Before a code listing's number.
+            listing = "listing",
+            /// Before a numbered equation's number, in a reference.
+            equation = "equation",
+            /// Between a caption's label and its text: `.` makes "Figure 3.
+            /// A wall"; a dash is set between spaces ("Figura 3 – Um muro").
+            caption_separator = "caption-separator",
+            /// The title of the list of figures.
+            list_of_figures = "list-of-figures",
+            /// The title of the list of tables.
+            list_of_tables = "list-of-tables",
         }
     };
 }

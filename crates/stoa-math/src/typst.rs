@@ -334,7 +334,9 @@ fn script_out(out: &mut String, ty: ScriptType, position: ScriptPosition, parts:
             return;
         }
         if ty == ScriptType::Superscript && accent(*c) {
-            out.push_str(" accent(");
+            // Named in full: the theme's own `accent` (a colour) would
+            // otherwise be the one called.
+            out.push_str(" std.math.accent(");
             arg(out, base);
             out.push(',');
             symbol(out, *c);

@@ -4,6 +4,7 @@
 //! their [`Role`], never from their class: the class is kept for styling.
 
 mod index;
+mod xref;
 
 use crate::Markup;
 use crate::xml::Xml;
@@ -120,7 +121,7 @@ impl<'m, 'a> Writer<'m, 'a> {
             crate::diagram::write(&drawing, x);
             return;
         }
-        if self.index_block(block, x) {
+        if self.index_block(block, x) || self.xref_block(block, x) {
             return;
         }
         match block {

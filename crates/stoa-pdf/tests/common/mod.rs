@@ -47,6 +47,7 @@ pub fn labels_pt() -> Labels {
         see: "ver".into(),
         see_also: "ver também".into(),
         references: "Referências".into(),
+        ..Labels::for_language("pt-BR")
     }
 }
 
