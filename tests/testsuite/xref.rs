@@ -225,6 +225,20 @@ fn captions_references_and_works_cited_read_the_same_in_every_format() {
             "{}",
             e.book
         );
+        // The IEEE book reads the works from CSL-JSON: the same entries as
+        // the BibTeX file gave.
+        if (e.book, e.lang) == ("scholarly-ieee", "en") {
+            for entry in [
+                "[4] G. Strang, Introduction to Linear Algebra, 5th ed. Wellesley: Wellesley-Cambridge Press, 2016.",
+                "[6] D. E. Knuth, “Literate Programming,” The Computer Journal, vol. 27, no. 2, pp. 97–111, 1984, doi: 10.1093/comjnl/27.2.97.",
+                "[5] G. H. Golub and C. F. Van Loan, Matrix Computations, 4th ed. Baltimore: Johns Hopkins University Press, 2013.",
+            ] {
+                assert!(
+                    epub_words.contains(entry),
+                    "CSL-JSON: {entry}\n{epub_words}"
+                );
+            }
+        }
         // The IEEE book lists its figures and tables, each with its page.
         if e.book == "scholarly-ieee" {
             let title = if e.lang == "en" {

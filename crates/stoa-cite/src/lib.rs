@@ -1,4 +1,4 @@
-//! Citations and bibliographies: a BibTeX, BibLaTeX or hayagriva YAML file and
+//! Citations and bibliographies: a BibTeX, BibLaTeX, CSL-JSON or hayagriva YAML file and
 //! a CSL style, formatted by hayagriva into the document tree's own inlines.
 //!
 //! hayagriva is the formatter Typst uses, so it is in the tree already, with
@@ -10,6 +10,7 @@
 //! each `[@key, p. 12]` of the book into a [`Cite`], then [`format`] them all
 //! at once, in reading order (numbering and "ibid." depend on the order).
 
+mod csl_json;
 mod format;
 mod inlines;
 mod library;

@@ -28,8 +28,8 @@ impl fmt::Display for SourceError {
 
 impl Library {
     /// Reads a bibliography from `text`, in the format its file name's
-    /// extension says: `.bib` (BibTeX or BibLaTeX) or `.yaml`/`.yml`
-    /// (hayagriva's YAML).
+    /// extension says: `.bib` (BibTeX or BibLaTeX), `.json` (CSL-JSON, as
+    /// Zotero exports it) or `.yaml`/`.yml` (hayagriva's YAML).
     pub fn parse(file_name: &str, text: &str) -> Result<Self, SourceError> {
         let extension = file_name
             .rsplit_once('.')
@@ -37,13 +37,23 @@ impl Library {
         let inner = match extension.as_deref() {
             Some("bib") => from_bib(text)?,
             Some("yaml" | "yml") => from_yaml(text)?,
+            // The converted text is not the file: a value hayagriva refuses
+            // is told at the file's start, with hayagriva's words.
+            Some("json") => {
+                from_yaml(&crate::csl_json::to_hayagriva(text)?).map_err(|e| SourceError {
+                    line: 1,
+                    column: 1,
+                    message: e.message.replacen("YAML:", "CSL-JSON:", 1),
+                })?
+            }
             _ => {
                 return Err(SourceError {
                     line: 1,
                     column: 1,
                     message: format!(
                         "`{file_name}` is not a bibliography format stoa reads: \
-                         name it .bib (BibTeX or BibLaTeX) or .yaml (hayagriva)"
+                         name it .bib (BibTeX or BibLaTeX), .json (CSL-JSON) or .yaml \
+                         (hayagriva)"
                     ),
                 });
             }
@@ -166,7 +176,8 @@ mod tests {
 
     #[test]
     fn an_unknown_extension_says_which_ones_are_read() {
-        let error = Library::parse("refs.json", "[]").unwrap_err();
+        let error = Library::parse("refs.ris", "TY  - BOOK").unwrap_err();
         assert!(error.message.contains(".bib"), "{error}");
+        assert!(error.message.contains(".json (CSL-JSON)"), "{error}");
     }
 }
