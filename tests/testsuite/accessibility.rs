@@ -204,3 +204,33 @@ fn every_epub_of_the_fixtures_passes_ace() {
     let problems = ace(&epubs);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The books `stoa import` makes of each kind of blog (issue 26): their
+/// EPUBs, HTML bodies converted to Markdown included, pass Ace too.
+#[test]
+fn every_epub_of_an_imported_blog_passes_ace() {
+    let imports = [
+        ("hugo", "hugo-v1"),
+        ("jekyll", "jekyll-v1"),
+        ("zola", "zola-v1"),
+        ("wordpress", "wordpress-v1/export.xml"),
+        ("ghost", "ghost-v1"),
+        ("substack", "substack-v1"),
+        ("feed", "feed-v1/atom.xml"),
+    ];
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mut epubs = Vec::new();
+    for (n, (kind, source)) in imports.iter().enumerate() {
+        let source = repo_root().join("tests/fixtures/import").join(source);
+        let name = format!("blog-{n}");
+        let out = stoa(
+            tmp.path(),
+            &["import", kind, source.to_str().expect("path"), &name],
+        );
+        assert!(out.status.success(), "{kind}: {}", output_text(&out));
+        epubs.extend(build_epubs(&tmp.path().join(&name), &["epub"]));
+    }
+    assert!(epubs.len() >= 10, "{epubs:?}");
+    let problems = ace(&epubs);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -343,9 +343,15 @@ fn accessibility(book: &Book, paged: bool) -> Vec<(&'static str, String)> {
     if has_images {
         meta.push(("schema:accessMode", "visual".into()));
     }
-    if !has_images || described {
-        meta.push(("schema:accessModeSufficient", "textual".into()));
-    }
+    // Text alone suffices when every image is described; otherwise a
+    // reader needs text and sight together, which is said too (an EPUB
+    // that states no sufficient mode leaves reading systems guessing).
+    let sufficient = if !has_images || described {
+        "textual"
+    } else {
+        "textual,visual"
+    };
+    meta.push(("schema:accessModeSufficient", sufficient.into()));
     let mut features = vec![
         "structuralNavigation",
         "tableOfContents",
