@@ -267,6 +267,20 @@ pub fn pdf_text(pdf: &Path) -> String {
     squeeze(&text.replace("\u{ad}\n", "").replace("-\n", "-"))
 }
 
+/// The physical page (from 0) where the body's arabic page numbers begin:
+/// body page `n` is physical page `first_body_page + n - 1`.
+pub fn first_body_page(pdf: &Path) -> usize {
+    let json = tool("qpdf", &["--json=2", "--json-key=pagelabels"], pdf);
+    let value: serde_json::Value = serde_json::from_str(&json).expect("qpdf JSON");
+    value["pagelabels"]
+        .as_array()
+        .expect("the PDF has page labels")
+        .iter()
+        .find(|r| r["label"]["/S"] == "/D")
+        .and_then(|r| r["index"].as_u64())
+        .expect("the body is numbered in arabic") as usize
+}
+
 /// The number of pages of `pdf`, as pdfinfo reads it.
 pub fn pdf_page_count(pdf: &Path) -> usize {
     tool("pdfinfo", &[], pdf)

@@ -573,3 +573,37 @@ fn import_yaml_front_matter_builds_marks_and_reports_like_toml() {
     let out = stoa(&project, &["build", "--format", "epub"]);
     assert_fails_with(&out, &["books/posts/from-a-blog/pt-BR.md:"]);
 }
+
+/// A link to one of the blog's own posts is a link in the EPUB and on the
+/// web; in print, where it cannot be followed, the page of that post
+/// follows it, and that page opens the post.
+#[test]
+fn import_links_to_own_posts_print_the_page_of_the_post() {
+    let (tmp, log) = import_and_build(&HUGO, &[]);
+    let dist = tmp.path().join("blog/dist/blog");
+    let pdf = dist.join("blog-en.pdf");
+    let text = pdf_text(&pdf);
+    let lead = "The next post, Second Thoughts, p. ";
+    let at = text
+        .find(lead)
+        .unwrap_or_else(|| panic!("{lead:?} in:\n{text}\n{log}"));
+    let page: usize = text[at + lead.len()..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .expect("a page number");
+    let first = first_body_page(&pdf);
+    let pages = pdf_pages(&pdf);
+    assert!(
+        squeeze(&pages[first + page - 1]).contains("Second Thoughts"),
+        "page {page}:\n{}",
+        pages[first + page - 1]
+    );
+    // The EPUB keeps the link, without a page of its own.
+    let epub = epub_text(&dist.join("blog-en.epub"));
+    assert!(
+        epub.contains("The next post, Second Thoughts, goes on"),
+        "{epub}"
+    );
+}

@@ -113,19 +113,6 @@ fn columns(page: &str) -> String {
     left + &right
 }
 
-/// The physical page (from 0) of each print page label of the body.
-fn first_body_page(pdf: &Path) -> usize {
-    let json = tool("qpdf", &["--json=2", "--json-key=pagelabels"], pdf);
-    let value: serde_json::Value = serde_json::from_str(&json).expect("qpdf JSON");
-    value["pagelabels"]
-        .as_array()
-        .expect("the PDF has page labels")
-        .iter()
-        .find(|r| r["label"]["/S"] == "/D")
-        .and_then(|r| r["index"].as_u64())
-        .expect("the body is numbered in arabic") as usize
-}
-
 /// The words of the element with id `id` in `xhtml`.
 fn element_words(xhtml: &str, id: &str) -> Option<String> {
     let at = xhtml.find(&format!(" id=\"{id}\""))?;

@@ -280,6 +280,9 @@ struct ChapterCtx<'c> {
     /// position ([`stoa_render::text_len`]) reached; `None` elsewhere
     /// (notes, titles), whose text is not traced.
     text: Option<(usize, usize)>,
+    /// How many spans the writer is inside: a link in none is the
+    /// author's own, which print follows with its target's page.
+    spans: usize,
 }
 
 impl<'a> Gen<'a> {
@@ -435,6 +438,7 @@ impl<'a> Gen<'a> {
             list_depth: 0,
             mark: None,
             text: None,
+            spans: 0,
         }
     }
 
@@ -874,7 +878,9 @@ impl<'a> Gen<'a> {
                 if !mark {
                     self.anchor(attrs, ctx);
                 }
+                ctx.spans += 1;
                 self.inlines(content, ctx);
+                ctx.spans -= 1;
                 if mark {
                     self.anchor(attrs, ctx);
                 }
@@ -911,6 +917,7 @@ impl<'a> Gen<'a> {
     /// plain text when no chapter has it (Typst refuses a link to a label
     /// that does not exist).
     fn link(&mut self, url: &str, content: &[Inline], ctx: &mut ChapterCtx) {
+        let mut elsewhere = None;
         let target = match self.ids.resolve(url, ctx.index) {
             LinkTarget::External(url) => typst_string(url),
             LinkTarget::Here(id) => {
@@ -920,7 +927,9 @@ impl<'a> Gen<'a> {
                 )
             }
             LinkTarget::Chapter { chapter, id } => {
-                format!("label({})", typst_string(&self.targets[chapter].label(id)))
+                let label = format!("label({})", typst_string(&self.targets[chapter].label(id)));
+                elsewhere = Some(label.clone());
+                label
             }
             LinkTarget::Missing(_) => {
                 self.inlines(content, ctx);
@@ -930,6 +939,16 @@ impl<'a> Gen<'a> {
         let _ = write!(self.out, "#link({target})");
         if !content.is_empty() {
             self.inline_content(content, ctx);
+        }
+        // A link to another chapter cannot be followed on paper: the
+        // author's own (not a citation's, a reference's or an index
+        // locator's, which are inside spans that print their own) is
+        // followed by its target's page, when that is another page.
+        if let Some(label) = elsewhere.filter(|_| ctx.spans == 0) {
+            let _ = write!(
+                self.out,
+                "#context {{ let at = locate({label}); if at.page() != here().page() [, p.#sym.space.nobreak#numbering(if at.page-numbering() == none {{ \"1\" }} else {{ at.page-numbering() }}, ..counter(page).at(at))] }}"
+            );
         }
     }
 }

@@ -255,10 +255,15 @@ fn links_go_to_elements_chapters_or_nowhere() {
     let src = source_of(&book_of(vec![first, second]));
     assert!(
         src.contains(
-            r##"#link(label("ch:c:h:h"))[#"here"]#"here"#link("https://x.org")[#"here"]#link(label("ch:other"))[#"here"]#link(label("ch:other:h:box"))[#"here"]"##
+            r##"#link(label("ch:c:h:h"))[#"here"]#"here"#link("https://x.org")[#"here"]#link(label("ch:other"))[#"here"]#context { let at = locate(label("ch:other")); if at.page() != here().page() [, p.#sym.space.nobreak"##
         ),
         "{src}"
     );
+    // A link to another chapter is followed by its page in print; one in
+    // its own chapter is not.
+    let page_after = |label: &str| format!("#context {{ let at = locate(label(\"{label}\"));");
+    assert!(src.contains(&page_after("ch:other:h:box")), "{src}");
+    assert!(!src.contains(&page_after("ch:c:h:h")), "{src}");
     assert!(src.contains(r##"#label("ch:c:h:h")"##), "{src}");
     assert!(
         src.contains(r##"#metadata(none)#label("ch:other:h:box")"##),
