@@ -529,3 +529,27 @@ fn import_images_outside_the_export_are_reported_never_read() {
     let built = stoa(&root.join("out"), &["build"]);
     assert!(built.status.success(), "{}", output_text(&built));
 }
+
+/// A WordPress post's featured image (`_thumbnail_id`) opens it, described
+/// by its attachment's alternative text, copied from the export.
+#[test]
+fn import_wordpress_featured_image_opens_its_post() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = export_fixture("wordpress-v1/export.xml");
+    let out = stoa(
+        tmp.path(),
+        &["import", "wordpress", source.to_str().unwrap(), "blog"],
+    );
+    assert!(out.status.success(), "{}", output_text(&out));
+    let post = tmp.path().join("blog/books/posts/smoker");
+    let text = std::fs::read_to_string(post.join("pt-BR.md")).unwrap();
+    let body = text.split("+++").nth(2).unwrap_or_default().trim_start();
+    assert!(
+        body.starts_with("![A honeybee on a lavender flower](bee.png)"),
+        "{text}"
+    );
+    assert!(post.join("bee.png").is_file());
+    // The English post has no featured image: its one bee is its gallery's.
+    let en = std::fs::read_to_string(post.join("en.md")).unwrap();
+    assert_eq!(en.matches("](bee.png)").count(), 1, "{en}");
+}

@@ -171,8 +171,10 @@ pub(crate) fn read_text(
         .children()
         .filter(|c| c.has_tag_name("item"))
         .collect();
-    // Attachments: their addresses by id, for [gallery ids="…"].
+    // Attachments: their addresses by id, for [gallery ids="…"] and the
+    // posts' featured images, and their descriptions.
     let mut attachments: HashMap<String, String> = HashMap::new();
+    let mut alts: HashMap<String, String> = HashMap::new();
     for item in &items {
         if child(*item, "post_type", true).map(str::trim) == Some("attachment")
             && let (Some(id), Some(url)) = (
@@ -181,6 +183,9 @@ pub(crate) fn read_text(
             )
         {
             attachments.insert(id.trim().to_string(), url.trim().to_string());
+            if let Some(alt) = post_meta(*item).get("_wp_attachment_image_alt") {
+                alts.insert(id.trim().to_string(), alt.trim().to_string());
+            }
         }
     }
 
@@ -247,15 +252,7 @@ pub(crate) fn read_text(
             source: place.clone(),
             ..Post::default()
         };
-        let mut meta: HashMap<String, String> = HashMap::new();
-        for m in item
-            .children()
-            .filter(|c| c.tag_name().name() == "postmeta" && is_wp(c))
-        {
-            if let (Some(k), Some(v)) = (child(m, "meta_key", true), child(m, "meta_value", true)) {
-                meta.insert(k.trim().to_string(), v.to_string());
-            }
-        }
+        let meta = post_meta(item);
         for c in item.children().filter(|c| c.has_tag_name("category")) {
             let name = stoa_html_md::plain_text(c.text().unwrap_or(""));
             let nice = c.attribute("nicename").unwrap_or("").trim().to_string();
@@ -310,7 +307,20 @@ pub(crate) fn read_text(
             post.urls.push(format!("{base}/?p={id}"));
         }
         let raw = encoded(item, false).unwrap_or("");
-        let html = prepare(raw, &meta, &attachments, &place, &post.slug, &mut warnings);
+        let mut html = prepare(raw, &meta, &attachments, &place, &post.slug, &mut warnings);
+        // The featured image opens the post, as the blog's theme shows it,
+        // unless the post already shows it.
+        if let Some(id) = meta.get("_thumbnail_id").map(|i| i.trim())
+            && let Some(url) = attachments.get(id)
+            && !html.contains(url.as_str())
+        {
+            let alt = alts.get(id).map_or("", String::as_str);
+            html = format!(
+                "<figure><img src=\"{}\" alt=\"{}\"></figure>\n{html}",
+                stoa_doc::escape::xml_attribute(url),
+                stoa_doc::escape::xml_attribute(alt)
+            );
+        }
         export::html_body(&html, &mut post, files, &bases, options, &mut warnings);
         posts.push(post);
     }
@@ -375,6 +385,20 @@ pub(crate) fn read_text(
         posts,
         warnings,
     })
+}
+
+/// An item's `wp:postmeta` pairs.
+fn post_meta(item: Node) -> HashMap<String, String> {
+    let mut meta = HashMap::new();
+    for m in item
+        .children()
+        .filter(|c| c.tag_name().name() == "postmeta" && is_wp(c))
+    {
+        if let (Some(k), Some(v)) = (child(m, "meta_key", true), child(m, "meta_value", true)) {
+            meta.insert(k.trim().to_string(), v.to_string());
+        }
+    }
+    meta
 }
 
 /// The HTML of `content:encoded` as WordPress shows it: the footnotes
