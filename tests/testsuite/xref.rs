@@ -217,9 +217,10 @@ fn captions_references_and_works_cited_read_the_same_in_every_format() {
             );
         }
         // Each reference is a link to its element.
-        for link in elements(&docs, "<span class=\"xref\"", "</span>") {
-            assert!(!link.is_empty());
-        }
+        // Each of the twelve references of the posts is a link with words.
+        let links = elements(&docs, "<span class=\"xref\"", "</span>");
+        assert_eq!(links.len(), 12, "{}-{}: {links:?}", e.book, e.lang);
+        assert!(links.iter().all(|l| !l.is_empty()), "{links:?}");
         assert!(
             docs.contains(r##"href="growth.xhtml#eq-logistic""##),
             "{}",
@@ -263,8 +264,7 @@ fn captions_references_and_works_cited_read_the_same_in_every_format() {
 }
 
 impl Expected {
-    /// The captions in the order the book prints them (figures of a list
-    /// left out).
+    /// The captions, squeezed, in the order the book prints them.
     fn captions_in_order(&self) -> Vec<String> {
         self.captions.iter().map(|c| squeeze(c)).collect()
     }

@@ -1,5 +1,5 @@
 use super::*;
-use stoa_doc::xref::{CAPTION_LABEL_ROLE, EQUATION_NUMBER_ROLE, FIGURE_ROLE, XREF_ROLE};
+use stoa_doc::xref::{EQUATION_NUMBER_ROLE, FIGURE_ROLE, XREF_ROLE};
 use stoa_doc::{Block, Chapter, ChapterKind, Inline, Labels, Role, inlines_text};
 
 /// A book in `lang` of one post per Markdown text.
@@ -202,7 +202,6 @@ fn a_numbered_equation_carries_its_number() {
     // Portuguese words, the dash between spaces.
     let caption = &figures(&b.chapters[0])[1].3;
     assert_eq!(caption, "Tabela\u{a0}1\u{a0}– The sizes, measured");
-    let _ = CAPTION_LABEL_ROLE;
 }
 
 #[test]
