@@ -8,18 +8,19 @@ use crate::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Ace's command: `STOA_ACE`, or the one scripts/install-test-tools puts in
-/// `$STOA_TEST_TOOLS/ace` (default `~/.cache/stoa-test-tools`).
-fn ace_bin() -> PathBuf {
-    if let Some(ace) = std::env::var_os("STOA_ACE") {
-        return PathBuf::from(ace);
+/// The `node_modules` folder Ace is installed in: `STOA_ACE_MODULES`, or
+/// the one scripts/install-test-tools makes in `$STOA_TEST_TOOLS/ace`
+/// (default `~/.cache/stoa-test-tools`).
+fn ace_modules() -> PathBuf {
+    if let Some(modules) = std::env::var_os("STOA_ACE_MODULES") {
+        return PathBuf::from(modules);
     }
-    let ace = test_tools_dir().join("ace/node_modules/.bin/ace-cli");
+    let modules = test_tools_dir().join("ace/node_modules");
     assert!(
-        ace.is_file(),
-        "Ace by DAISY is not installed: run scripts/install-test-tools (or set STOA_ACE)"
+        modules.join("@daisy/ace-core").is_dir(),
+        "Ace by DAISY is not installed: run scripts/install-test-tools (or set STOA_ACE_MODULES)"
     );
-    ace
+    modules
 }
 
 /// The browser Ace drives: `PUPPETEER_EXECUTABLE_PATH`, else the system
@@ -35,52 +36,51 @@ fn chromium() -> PathBuf {
         .expect("Chromium is not installed: run scripts/install-test-tools")
 }
 
-/// Runs Ace on each EPUB and returns every violation, as `file: document:
-/// impact rule (where) why`. Two Ace runs at a time in the whole test
-/// binary (each drives a Chromium; more on two cores starve them all).
+/// Runs Ace on every EPUB and returns every violation, as `file:
+/// document: impact rule (where) why`. One Node process and one browser
+/// check the whole list (tests/tools/ace-batch.js; `ace-cli` would start
+/// both for each book), and one such batch runs at a time in the test
+/// binary: each already checks two books at once, and more on two cores
+/// starve the browser.
 fn ace(epubs: &[PathBuf]) -> Vec<String> {
-    let (ace, browser) = (ace_bin(), chromium());
     let reports = tempfile::tempdir().expect("temp dir");
-    let queue = std::sync::Mutex::new(epubs.iter().enumerate());
-    let problems = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| {
-                loop {
-                    let Some((n, epub)) = queue.lock().expect("queue").next() else {
-                        return;
-                    };
-                    let out = reports.path().join(n.to_string());
-                    let report = ace_report(&ace, &browser, epub, &out);
-                    let found = violations(&report, epub);
-                    problems.lock().expect("problems").extend(found);
-                }
-            });
-        }
-    });
-    let mut problems = problems.into_inner().expect("problems");
+    let mut problems = Vec::new();
+    for (n, report) in ace_reports(epubs, reports.path()).iter().enumerate() {
+        problems.extend(violations(report, &epubs[n]));
+    }
     problems.sort();
     problems
 }
 
-/// Ace's `report.json` for one EPUB. A run that leaves no report (the
-/// browser did not start in time on a loaded machine: Ace says nothing of
-/// the book then) is tried again, up to three times in all; a book that
-/// makes Ace fail every time fails the test with Ace's own words.
-fn ace_report(ace: &Path, browser: &Path, epub: &Path, out: &Path) -> String {
+/// Ace's `report.json` for each EPUB, in order. A book left without a
+/// report (the browser did not start in time on a loaded machine: Ace
+/// says nothing of the book then) is tried again, up to three times in
+/// all; a book that makes Ace fail every time fails the test with Ace's
+/// own words.
+fn ace_reports(epubs: &[PathBuf], out: &Path) -> Vec<String> {
+    let (modules, browser) = (ace_modules(), chromium());
+    let script = repo_root().join("tests/tools/ace-batch.js");
+    let mut reports: Vec<Option<String>> = vec![None; epubs.len()];
     let mut said = String::new();
     for attempt in 1..=3 {
+        let missing: Vec<usize> = (0..epubs.len()).filter(|&n| reports[n].is_none()).collect();
+        if missing.is_empty() {
+            break;
+        }
+        let batch = out.join(format!("attempt-{attempt}"));
         let slot = AceSlot::take();
-        let output = Command::new(ace)
-            .args(["--silent", "--force", "--timeout", "600000", "--outdir"])
-            .arg(out)
-            .arg(epub)
-            .env("PUPPETEER_EXECUTABLE_PATH", browser)
+        let output = Command::new("node")
+            .arg(&script)
+            .arg(&batch)
+            .args(missing.iter().map(|&n| &epubs[n]))
+            .env("NODE_PATH", &modules)
+            .env("PUPPETEER_EXECUTABLE_PATH", &browser)
             .output();
         drop(slot);
-        let output = output.expect("ace runs (scripts/install-test-tools installs it)");
-        if let Ok(report) = std::fs::read_to_string(out.join("report.json")) {
-            return report;
+        let output = output.expect("node runs (scripts/install-test-tools installs it)");
+        for (k, &n) in missing.iter().enumerate() {
+            reports[n] =
+                std::fs::read_to_string(batch.join(k.to_string()).join("report.json")).ok();
         }
         said = format!(
             "attempt {attempt}: {}\n{}{}",
@@ -89,30 +89,36 @@ fn ace_report(ace: &Path, browser: &Path, epub: &Path, out: &Path) -> String {
             String::from_utf8_lossy(&output.stderr)
         );
     }
-    panic!("Ace wrote no report for {}:\n{said}", epub.display())
+    reports
+        .into_iter()
+        .zip(epubs)
+        .map(|(report, epub)| {
+            report.unwrap_or_else(|| panic!("Ace wrote no report for {}:\n{said}", epub.display()))
+        })
+        .collect()
 }
 
-/// One of the two Ace runs the test binary allows at a time, given back
-/// when dropped.
+/// The one Ace batch the test binary allows at a time, given back when
+/// dropped.
 struct AceSlot;
 
-static ACE_RUNS: std::sync::Mutex<usize> = std::sync::Mutex::new(0);
+static ACE_RUNNING: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
 static ACE_FREED: std::sync::Condvar = std::sync::Condvar::new();
 
 impl AceSlot {
     fn take() -> AceSlot {
-        let mut running = ACE_RUNS.lock().unwrap_or_else(|e| e.into_inner());
-        while *running >= 2 {
+        let mut running = ACE_RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        while *running {
             running = ACE_FREED.wait(running).unwrap_or_else(|e| e.into_inner());
         }
-        *running += 1;
+        *running = true;
         AceSlot
     }
 }
 
 impl Drop for AceSlot {
     fn drop(&mut self) {
-        *ACE_RUNS.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+        *ACE_RUNNING.lock().unwrap_or_else(|e| e.into_inner()) = false;
         ACE_FREED.notify_one();
     }
 }
