@@ -31,6 +31,14 @@ pub struct Matching<'a> {
     pub accents: Accents,
 }
 
+/// A word as [`Matching::same_word`] compares it, computed once
+/// ([`Matching::prepare`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prepared {
+    first: Option<char>,
+    form: Vec<char>,
+}
+
 /// `c` lowercased, without its accents: `Á` → `a`.
 pub fn fold_char(c: char) -> char {
     let base = c.to_lowercase().nfd().find(|c| !is_combining_mark(*c));
@@ -173,19 +181,48 @@ impl Matching<'_> {
 
     /// [`Matching::same_word`] without its first-letter shortcut.
     fn same_whole_word(&self, text: &str, term: &str) -> bool {
-        let (mut t, mut m) = (lower(text), lower(term));
+        self.same_forms(&self.form(text), &self.form(term))
+    }
+
+    /// A word lowercased and, with inflection, stemmed: what
+    /// [`Matching::same_word`] compares.
+    fn form(&self, word: &str) -> Vec<char> {
+        let lowered = lower(word);
         if self.inflection {
-            t = stem(t, self.lang);
-            m = stem(m, self.lang);
+            stem(lowered, self.lang)
+        } else {
+            lowered
         }
+    }
+
+    fn same_forms(&self, t: &[char], m: &[char]) -> bool {
         t.len() == m.len()
-            && t.iter().zip(&m).all(|(&t, &m)| {
+            && t.iter().zip(m).all(|(&t, &m)| {
                 let (bt, bm) = (fold_char(t), fold_char(m));
                 match self.accents {
                     Accents::Ignore => bt == bm,
                     Accents::Term => t == m || (bm == m && bt == m),
                 }
             })
+    }
+
+    /// `word` made ready to be compared many times with
+    /// [`Matching::same_prepared`]: a finder that compares each word of a
+    /// text with many terms lowercases and stems it once, not once a term.
+    pub fn prepare(&self, word: &str) -> Prepared {
+        Prepared {
+            first: word
+                .nfc()
+                .flat_map(char::to_lowercase)
+                .next()
+                .map(fold_char),
+            form: self.form(word),
+        }
+    }
+
+    /// [`Matching::same_word`] of two prepared words: the same answer.
+    pub fn same_prepared(&self, text: &Prepared, term: &Prepared) -> bool {
+        text.first == term.first && self.same_forms(&text.form, &term.form)
     }
 
     /// The first place `term` occurs in `text` as whole words, as a byte range.
@@ -381,6 +418,11 @@ mod tests {
                                 m.same_word(text, term),
                                 m.same_whole_word(text, term),
                                 "{text} / {term} ({lang}, {accents:?}, {inflection})"
+                            );
+                            assert_eq!(
+                                m.same_word(text, term),
+                                m.same_prepared(&m.prepare(text), &m.prepare(term)),
+                                "prepared: {text} / {term} ({lang}, {accents:?}, {inflection})"
                             );
                         }
                     }

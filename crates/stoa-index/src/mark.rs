@@ -3,7 +3,7 @@
 
 use crate::terms::Term;
 use std::collections::HashMap;
-use stoa_doc::words::{Accents, Matching, fold_char, words};
+use stoa_doc::words::{Accents, Matching, Prepared, fold_char, words};
 use stoa_doc::{Attrs, Block, Book, ChapterKind, Inline, Role, index};
 
 /// One mark, collected: where it is and what it indexes.
@@ -46,7 +46,8 @@ pub(crate) fn mark_phrases(book: &mut Book, terms: &[Term]) -> Vec<usize> {
     let mut by_letter: ByLetter = HashMap::new();
     for (term, phrase) in phrases {
         if let Some(c) = phrase.first().and_then(|w| first_letter(w)) {
-            by_letter.entry(c).or_default().push((term, phrase));
+            let prepared = phrase.iter().map(|w| matching.prepare(w)).collect();
+            by_letter.entry(c).or_default().push((term, prepared));
         }
     }
     let finder = Finder {
@@ -62,14 +63,15 @@ pub(crate) fn mark_phrases(book: &mut Book, terms: &[Term]) -> Vec<usize> {
     found
 }
 
-/// Phrases (term index, words) by the first two letters of their first word.
-type ByLetter<'t> = HashMap<(char, Option<char>), Vec<(usize, &'t [String])>>;
+/// Phrases (term index, words prepared for matching) by the first two
+/// letters of their first word.
+type ByLetter = HashMap<(char, Option<char>), Vec<(usize, Vec<Prepared>)>>;
 
 struct Finder<'t> {
     terms: &'t [Term],
     /// The phrases by the first letter of their first word, folded,
     /// longest first.
-    by_letter: ByLetter<'t>,
+    by_letter: ByLetter,
     matching: Matching<'t>,
 }
 
@@ -151,13 +153,18 @@ impl Finder<'_> {
     /// `text`, its phrases wrapped in marks, onto `out`.
     fn text(&self, text: String, out: &mut Vec<Inline>, found: &mut [usize]) {
         let spans = words(&text);
+        // Each word lowercased and stemmed once, when a phrase first asks.
+        let mut prepared: Vec<Option<Prepared>> = vec![None; spans.len()];
         let mut hits = Vec::new();
         let mut i = 0;
         while i < spans.len() {
             let (s, e) = spans[i];
             let hit = first_letter(&text[s..e])
                 .and_then(|c| self.by_letter.get(&c))
-                .and_then(|list| list.iter().find(|(_, p)| self.matches(&text, &spans, i, p)));
+                .and_then(|list| {
+                    list.iter()
+                        .find(|(_, p)| self.matches(&text, &spans, &mut prepared, i, p))
+                });
             match hit {
                 Some((term, phrase)) => {
                     hits.push((spans[i].0, spans[i + phrase.len() - 1].1, *term));
@@ -193,14 +200,25 @@ impl Finder<'_> {
 
     /// Whether `phrase` occurs at word `i` of `text` (words separated by
     /// spaces only).
-    fn matches(&self, text: &str, spans: &[(usize, usize)], i: usize, phrase: &[String]) -> bool {
+    fn matches(
+        &self,
+        text: &str,
+        spans: &[(usize, usize)],
+        prepared: &mut [Option<Prepared>],
+        i: usize,
+        phrase: &[Prepared],
+    ) -> bool {
         if i + phrase.len() > spans.len() {
             return false;
         }
         phrase.iter().enumerate().all(|(j, want)| {
             let (s, e) = spans[i + j];
             let spaced = j == 0 || text[spans[i + j - 1].1..s].chars().all(char::is_whitespace);
-            spaced && self.matching.same_word(&text[s..e], want)
+            spaced && {
+                let word =
+                    prepared[i + j].get_or_insert_with(|| self.matching.prepare(&text[s..e]));
+                self.matching.same_prepared(word, want)
+            }
         })
     }
 }
