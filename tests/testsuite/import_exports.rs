@@ -553,3 +553,67 @@ fn import_wordpress_featured_image_opens_its_post() {
     let en = std::fs::read_to_string(post.join("en.md")).unwrap();
     assert_eq!(en.matches("](bee.png)").count(), 1, "{en}");
 }
+
+/// A WordPress post's approved comments come in only when asked, under a
+/// heading at the post's end, a reply naming whom it answers; spam,
+/// pingbacks and the commenters' e-mail and IP addresses never do.
+#[test]
+fn import_wordpress_comments_come_in_only_when_asked() {
+    let source = export_fixture("wordpress-v1/export.xml");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = stoa(
+        tmp.path(),
+        &["import", "wordpress", source.to_str().unwrap(), "blog"],
+    );
+    let log = output_text(&out);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains("2 approved comments on 1 post left out") && log.contains("add --comments"),
+        "{log}"
+    );
+    let post = |dir: &str| {
+        std::fs::read_to_string(tmp.path().join(dir).join("books/posts/keeping-bees/en.md"))
+            .unwrap()
+    };
+    assert!(!post("blog").contains("Lucilius"), "{}", post("blog"));
+
+    let out = stoa(
+        tmp.path(),
+        &[
+            "import",
+            "wordpress",
+            "--comments",
+            source.to_str().unwrap(),
+            "with",
+        ],
+    );
+    assert!(out.status.success(), "{}", output_text(&out));
+    let text = post("with");
+    let at = |needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("`{needle}` in:\n{text}"))
+    };
+    // In order, after the post's own text.
+    let places = [
+        at("Saint John Chrysostom"),
+        at("## Comments"),
+        at("**Lucilius**, 2024-05-04"),
+        at("Mine seem calmer on *windy* days."),
+        at("**Ana**, 2024-05-05, replying to Lucilius"),
+    ];
+    assert!(places.is_sorted(), "{places:?}\n{text}");
+    for absent in [
+        "SPAM-MARKER",
+        "PINGBACK-MARKER",
+        "EMAIL-MARKER",
+        "203.0.113",
+    ] {
+        let all: String = files_below(&tmp.path().join("with"))
+            .iter()
+            .filter_map(|f| std::fs::read_to_string(f).ok())
+            .collect();
+        assert!(!all.contains(absent), "{absent} imported");
+    }
+    let check = stoa(&tmp.path().join("with"), &["check", "--quick"]);
+    assert!(check.status.success(), "{}", output_text(&check));
+}

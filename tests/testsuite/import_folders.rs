@@ -607,3 +607,63 @@ fn import_links_to_own_posts_print_the_page_of_the_post() {
         "{epub}"
     );
 }
+
+/// An embed's address cannot be followed on paper either: the PDF prints
+/// a QR code beside it, which a reader (rqrr, as a phone) reads back off
+/// the rendered page as the address itself.
+#[test]
+fn import_embeds_print_a_qr_code_of_their_address() {
+    let (tmp, log) = import_and_build(&HUGO, &[]);
+    let pdf = tmp.path().join("blog/dist/blog/blog-en.pdf");
+    let pages = pdf_pages(&pdf);
+    for url in [
+        "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+        "https://gist.github.com/seneca/42",
+    ] {
+        let page = pages
+            .iter()
+            // The address may break across lines.
+            .position(|p| p.split_whitespace().collect::<String>().contains(url))
+            .unwrap_or_else(|| panic!("{url} printed:\n{log}"));
+        let read = qr_codes_on_page(&pdf, page + 1);
+        assert!(
+            read.iter().any(|r| r == url),
+            "page {} holds a QR code of {url}; read {read:?}",
+            page + 1
+        );
+    }
+}
+
+/// The contents of every QR code on page `page` (from 1) of `pdf`, drawn
+/// at 200 dpi in grey by pdftoppm and read by zbarimg (a phone's reader).
+fn qr_codes_on_page(pdf: &Path, page: usize) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let prefix = dir.path().join("page");
+    let n = page.to_string();
+    let status = std::process::Command::new("pdftoppm")
+        .args([
+            "-r",
+            "200",
+            "-gray",
+            "-png",
+            "-singlefile",
+            "-f",
+            &n,
+            "-l",
+            &n,
+        ])
+        .arg(pdf)
+        .arg(&prefix)
+        .status()
+        .expect("pdftoppm runs (poppler-utils)");
+    assert!(status.success(), "pdftoppm draws page {page}");
+    let out = std::process::Command::new("zbarimg")
+        .args(["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable"])
+        .arg(prefix.with_extension("png"))
+        .output()
+        .expect("zbarimg runs (zbar-tools; scripts/install-test-tools installs it)");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}

@@ -325,6 +325,62 @@ fn formulas_carry_alt_text_and_print_as_glyphs() {
     assert!(!pdf.contains("rgb("), "{pdf}");
 }
 
+/// The IEEE book asks for its formulas as images in the EPUB (`[math]
+/// epub = "svg"`): each is an `<img>` of an SVG drawn by the PDF's own
+/// typesetting, outlines and no text, with the LaTeX as its alternative
+/// text, sized in ems; no MathML is left in the EPUB, and the web edition
+/// keeps it.
+#[test]
+fn formulas_asked_as_images_are_svg_drawn_by_the_print_typesetting() {
+    let (_, dist) = built();
+    let epub = dist.join("scholarly-ieee/scholarly-ieee-en.epub");
+    let docs = documents(&epub);
+    assert!(!docs.contains("<math"), "no MathML left");
+    let images = elements(&docs, "<img class=\"math", "/>");
+    let tags: Vec<&str> = docs
+        .match_indices("<img class=\"math")
+        .map(|(at, _)| &docs[at..at + docs[at..].find("/>").unwrap()])
+        .collect();
+    assert!(tags.len() >= 30, "{} formulas: {images:?}", tags.len());
+    let names = zip_names(&epub);
+    let opf = zip_entry(&epub, "OEBPS/content.opf");
+    assert!(!opf.contains("mathml"), "no document claims MathML:\n{opf}");
+    for tag in &tags {
+        let attr = |name: &str| {
+            let key = format!(" {name}=\"");
+            let at = tag.find(&key).unwrap_or_else(|| panic!("{name} in {tag}")) + key.len();
+            tag[at..at + tag[at..].find('"').unwrap()].to_string()
+        };
+        assert!(!attr("alt").trim().is_empty(), "{tag}");
+        let style = attr("style");
+        assert!(style.contains("em;") || style.ends_with("em"), "{tag}");
+        let file = format!("OEBPS/{}", attr("src"));
+        assert!(names.contains(&file), "{file} in the EPUB");
+        let href = format!("href=\"{}\"", attr("src"));
+        assert!(
+            opf.lines()
+                .any(|l| l.contains(&href) && l.contains("media-type=\"image/svg+xml\"")),
+            "{file} in the manifest"
+        );
+        let svg = zip_entry(&epub, &file);
+        assert!(
+            svg.contains("<path") && !svg.contains("<text"),
+            "{file}: {svg}"
+        );
+    }
+    // The same LaTeX as the MathML book's alt text, display formulas apart.
+    assert!(
+        docs.contains(r#"alt="\begin{aligned} \dot{N} &amp;= rN(1 - N/K)"#),
+        "{docs}"
+    );
+    assert!(docs.contains("class=\"math display\""), "{docs}");
+    let web: String = web_pages(dist, "scholarly-ieee", "en")
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    assert!(web.contains("<math "), "the web edition keeps MathML");
+}
+
 /// In print a reference to an element on another page names its page, and
 /// that page holds the element's caption.
 #[test]

@@ -1,4 +1,4 @@
-//! ISBNs and their EAN-13 barcodes, with no dependency.
+//! ISBNs and their EAN-13 barcodes, and QR codes of web addresses.
 //!
 //! [`Isbn::parse`] reads what an author writes (an ISBN-13 or an ISBN-10,
 //! with or without hyphens and spaces), checks the check digit and keeps
@@ -11,9 +11,15 @@
 //! module of 0.330 mm at 100 % magnification, bars 22.85 mm tall, the
 //! guard bars 5 modules longer, quiet zones of 11 modules on the left and
 //! 7 on the right.
+//!
+//! [`Qr::of`] encodes a web address as a QR code (by `qrcodegen`, the one
+//! dependency) for print, where a link cannot be followed; [`Qr::svg`]
+//! draws it as vector paths.
 
 mod ean;
 mod isbn;
+mod qr;
 
 pub use ean::{Bar, Ean13, Geometry};
 pub use isbn::{Isbn, IsbnError};
+pub use qr::{QUIET_ZONE, Qr, QrError};

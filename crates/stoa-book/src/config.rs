@@ -55,6 +55,8 @@ pub struct BookConfig {
     pub bibliography: Option<crate::cite::Bibliography>,
     /// `[figures]`: how labelled figures are numbered and listed.
     pub figures: crate::figures::Figures,
+    /// `[math]`: how the EPUB shows formulas.
+    pub math: crate::math::Math,
     /// `[plugins.<name>]` tables, in the order written.
     pub plugins: Vec<PluginConfig>,
     /// A folder to look for plugins in, from `plugin-dir`.
@@ -91,6 +93,7 @@ pub struct PrintConfig {
     pub(crate) paper: Option<String>,
     pub(crate) binding: Option<String>,
     pub(crate) spine_width: Option<String>,
+    qr_codes: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -131,6 +134,8 @@ struct Raw {
     notes: crate::notes::NotesConfig,
     #[serde(default)]
     figures: crate::figures::Figures,
+    #[serde(default)]
+    math: crate::math::Math,
 }
 
 fn default_theme() -> String {
@@ -285,6 +290,7 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
         press,
         bibliography,
         figures: raw.figures,
+        math: raw.math,
         plugins,
         plugin_dir: raw.plugin_dir.map(|d| normalize(&dir.join(d))),
     })
@@ -507,6 +513,7 @@ fn print_settings(file: &SourceFile, raw: &PrintConfig, errors: &mut Vec<Diagnos
             );
         }
     }
+    print.qr_codes = raw.qr_codes.unwrap_or(true);
     print
 }
 

@@ -33,14 +33,7 @@ pub enum Numbering {
 
 #[cfg(test)]
 mod tests {
-    fn load(extra: &str) -> Result<crate::BookConfig, Vec<stoa_doc::Diagnostic>> {
-        let dir = tempfile::tempdir().unwrap();
-        let toml = format!(
-            "title = {{ en = \"T\" }}\nauthor = \"A\"\nlanguages = [\"en\"]\nidentifier = \"urn:x\"\nposts = []\n{extra}"
-        );
-        std::fs::write(dir.path().join(crate::BOOK_FILE), toml).unwrap();
-        crate::load_config(dir.path())
-    }
+    use crate::load_english_with as load;
 
     #[test]
     fn figures_are_numbered_through_the_book_unless_it_says() {

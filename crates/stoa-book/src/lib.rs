@@ -11,6 +11,7 @@ mod labels;
 mod lang;
 mod length;
 pub mod limits;
+pub mod math;
 mod notes;
 pub mod parts;
 mod picture;
@@ -52,4 +53,16 @@ pub fn discover(books_dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
         .collect();
     books.sort();
     Ok(books)
+}
+
+/// book.toml of one English book with no posts, then `extra`, loaded from
+/// a temporary folder: for the tests of one table.
+#[cfg(test)]
+pub(crate) fn load_english_with(extra: &str) -> Result<BookConfig, Vec<stoa_doc::Diagnostic>> {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!(
+        "title = {{ en = \"T\" }}\nauthor = \"A\"\nlanguages = [\"en\"]\nidentifier = \"urn:x\"\nposts = []\n{extra}"
+    );
+    std::fs::write(dir.path().join(BOOK_FILE), toml).unwrap();
+    load_config(dir.path())
 }

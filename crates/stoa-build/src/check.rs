@@ -76,7 +76,10 @@ fn validate(
             let outcomes: Vec<_> = options
                 .formats
                 .par_iter()
-                .map(|format| options.renderer(format).render(&prepared.context(options)))
+                .map(|format| {
+                    let renderer = options.renderer(format);
+                    renderer.render(&prepared.context_with(options, renderer, None))
+                })
                 .collect();
             let (mut errors, mut warnings) = (Vec::new(), Vec::new());
             for outcome in outcomes {

@@ -256,6 +256,7 @@ mod tests {
             press: Default::default(),
             bibliography: None,
             figures: Default::default(),
+            math: Default::default(),
             plugins: vec![PluginConfig {
                 name: "glossary".into(),
                 settings: serde_json::json!({"first-use": "x", "headng": "y"}),

@@ -109,7 +109,7 @@ fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sin
     let t = crate::timings::phase(|| format!("  render {}", job.name()));
     let rendered = job
         .renderer
-        .render(&job.prepared.context_with(options, pages))?;
+        .render(&job.prepared.context_with(options, job.renderer, pages))?;
     drop(t);
     let _t = crate::timings::phase(|| format!("  write {}", job.name()));
     for warning in &rendered.warnings {

@@ -6,7 +6,7 @@ use crate::covers::Stored;
 use crate::options::BuildOptions;
 use stoa_book::{BookConfig, Edition};
 use stoa_doc::{Diagnostic, IdIndex, NotesPlan};
-use stoa_render::{PageMap, RenderContext, Theme};
+use stoa_render::{FormulaImages, PageMap, RenderContext, Renderer, Theme};
 
 /// One edition with what every format reads, computed once: the notes
 /// plan, the id index, the theme and the cover.
@@ -20,15 +20,34 @@ pub(crate) struct Prepared<'a> {
     /// The key the cover is kept under in the build cache.
     pub(crate) cover_key: Option<Key>,
     pub(crate) alternates: Vec<stoa_render::Alternate>,
+    /// The formulas drawn as images, when book.toml asks for them
+    /// (`[math] epub = "svg"`) and a format of this build shows them.
+    formulas: Option<FormulaImages>,
 }
 
 impl Prepared<'_> {
+    /// The context every format shares (what draws the cover reads).
     pub(crate) fn context(&self, options: &BuildOptions) -> RenderContext<'_> {
-        self.context_with(options, None)
+        self.shared_context(options, None)
     }
 
-    /// The context, with the print edition's page map when there is one.
+    /// The context of `renderer`, with the print edition's page map when
+    /// there is one, and the formulas drawn as images when it shows them.
     pub(crate) fn context_with<'p>(
+        &'p self,
+        options: &BuildOptions,
+        renderer: &dyn Renderer,
+        pages: Option<&'p PageMap>,
+    ) -> RenderContext<'p> {
+        let images = self
+            .formulas
+            .as_ref()
+            .filter(|_| renderer.shows_formula_images());
+        self.shared_context(options, pages)
+            .with_formula_images(images)
+    }
+
+    fn shared_context<'p>(
         &'p self,
         options: &BuildOptions,
         pages: Option<&'p PageMap>,
@@ -102,6 +121,7 @@ pub(crate) fn prepare_with<'a>(
         cover: None,
         cover_key: None,
         alternates: Vec::new(),
+        formulas: None,
     };
     if let (CoverPlan::Draw(stored), Some(painter)) = (cover, options.renderers.cover_painter()) {
         let _t = crate::timings::phase(|| format!("  cover {}", prepared.stem()));
@@ -111,7 +131,31 @@ pub(crate) fn prepare_with<'a>(
         prepared.cover = Some(png);
         prepared.cover_key = key;
     }
+    prepared.formulas = formula_images(options, &prepared)?;
     Ok(prepared)
+}
+
+/// The edition's formulas drawn by the painter, when book.toml asks for
+/// images in place of MathML and a format of this build shows them.
+fn formula_images(
+    options: &BuildOptions,
+    prepared: &Prepared,
+) -> Result<Option<FormulaImages>, Vec<Diagnostic>> {
+    let wanted = prepared.config.math.epub == stoa_book::math::MathOutput::Svg
+        && options
+            .formats
+            .iter()
+            .any(|f| options.renderer(f).shows_formula_images());
+    let Some(painter) = options.renderers.formula_painter().filter(|_| wanted) else {
+        return Ok(None);
+    };
+    let formulas = stoa_math::formulas_of(&prepared.edition.book);
+    if formulas.is_empty() {
+        return Ok(None);
+    }
+    let _t = crate::timings::phase(|| format!("  formulas {}", prepared.stem()));
+    let images = painter.formula_images(&prepared.context(options), &formulas)?;
+    Ok(Some(images))
 }
 
 /// The book's theme: the folder `themes/<name>/` when there is one, else

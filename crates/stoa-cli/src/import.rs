@@ -53,6 +53,10 @@ pub(crate) struct ImportArgs {
     /// Import drafts (and private or scheduled posts) too.
     #[arg(long)]
     drafts: bool,
+    /// Bring a WordPress post's approved comments in, under a heading at
+    /// the post's end (the commenters' e-mail and IP addresses never).
+    #[arg(long)]
+    comments: bool,
     /// Bring an earlier import in DIR up to date: new and changed posts
     /// come in, files you edited since are kept.
     #[arg(long)]
@@ -66,6 +70,7 @@ pub(crate) struct ImportArgs {
 pub(crate) fn run(args: ImportArgs) -> ExitCode {
     let options = ImportOptions {
         drafts: args.drafts,
+        comments: args.comments,
         ..ImportOptions::default()
     };
     let kind = Kind::from(args.kind);

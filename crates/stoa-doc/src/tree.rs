@@ -65,6 +65,15 @@ pub struct Print {
     /// and only then are the print interior and the cover wrap made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub press: Option<Press>,
+    /// Whether a paragraph that is nothing but a web address is printed
+    /// with a QR code of it (`[print] qr-codes`, on unless set to false):
+    /// paper cannot follow a link.
+    #[serde(default = "yes")]
+    pub qr_codes: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// A print-on-demand job: the printer's profile and what the cover wrap
@@ -144,6 +153,7 @@ impl Default for Print {
             cover: Cover::default(),
             isbn: None,
             press: None,
+            qr_codes: true,
         }
     }
 }

@@ -55,6 +55,15 @@ fn lower(word: &str) -> Vec<char> {
     word.nfc().flat_map(char::to_lowercase).collect()
 }
 
+/// The word's first letter, lowercased and without its accents: two words
+/// whose first letters differ never match.
+fn first_folded(word: &str) -> Option<char> {
+    word.nfc()
+        .flat_map(char::to_lowercase)
+        .next()
+        .map(fold_char)
+}
+
 /// The word with the endings of inflection replaced by a common form, so
 /// that `papiros` and `papiro`, `ânfora` and `ânforas` have the same stem.
 /// Works on lowercase characters and keeps their accents.
@@ -175,8 +184,7 @@ impl Matching<'_> {
         // different letters never match: most words of a text are turned
         // down here, without being lowercased and stemmed whole (that was a
         // twentieth of a cold EPUB build of books/).
-        let first = |s: &str| s.nfc().flat_map(char::to_lowercase).next().map(fold_char);
-        first(text) == first(term) && self.same_whole_word(text, term)
+        first_folded(text) == first_folded(term) && self.same_whole_word(text, term)
     }
 
     /// [`Matching::same_word`] without its first-letter shortcut.
@@ -211,11 +219,7 @@ impl Matching<'_> {
     /// text with many terms lowercases and stems it once, not once a term.
     pub fn prepare(&self, word: &str) -> Prepared {
         Prepared {
-            first: word
-                .nfc()
-                .flat_map(char::to_lowercase)
-                .next()
-                .map(fold_char),
+            first: first_folded(word),
             form: self.form(word),
         }
     }

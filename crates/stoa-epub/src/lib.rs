@@ -40,6 +40,12 @@ impl Renderer for EpubRenderer {
         stoa_xhtml::raw::render(payload, stoa_xhtml::Flavor::Epub, inline).map(drop)
     }
 
+    /// Reading systems vary in their MathML (Kindle renders none): a book
+    /// may ask for its formulas as images.
+    fn shows_formula_images(&self) -> bool {
+        true
+    }
+
     fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>> {
         let css = ctx.theme.read_to_string("epub.css").map_err(|e| {
             vec![Diagnostic::error(format!(
@@ -62,7 +68,9 @@ pub fn render_epub(ctx: &RenderContext, css: &str) -> Result<Vec<u8>, Diagnostic
 
 fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> {
     let book = ctx.book;
-    let markup = Markup::new(book, ctx.notes, ctx.ids, Flavor::Epub).with_pages(ctx.pages);
+    let markup = Markup::new(book, ctx.notes, ctx.ids, Flavor::Epub)
+        .with_pages(ctx.pages)
+        .with_formula_images(ctx.formula_images);
     let mut epub = EpubBuilder::new(ZipLibrary::new()?)?;
     epub.epub_version(EpubVersion::V33);
     if stoa_locale::is_rtl(&book.lang) {
@@ -81,6 +89,20 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> 
             cause: e,
         })?;
         epub.add_resource(&asset.name, bytes.as_slice(), asset.media_type.as_str())?;
+    }
+    // Formulas drawn as images (book.toml's `[math] epub = "svg"`), named
+    // as the chapters name them.
+    for (n, image) in ctx
+        .formula_images
+        .into_iter()
+        .flat_map(|m| m.values())
+        .enumerate()
+    {
+        epub.add_resource(
+            stoa_xhtml::formula_file(n + 1),
+            image.svg.as_bytes(),
+            "image/svg+xml",
+        )?;
     }
     if let Some(png) = ctx.cover_png {
         epub.add_cover_image("images/cover.png", png, "image/png")?;

@@ -105,6 +105,9 @@ impl fmt::Display for Kind {
 pub struct ImportOptions {
     /// Import drafts (and private or scheduled posts) too: `--drafts`.
     pub drafts: bool,
+    /// Bring a WordPress post's approved comments in, under a heading at
+    /// its end: `--comments`.
+    pub comments: bool,
     /// The largest file a reader reads (a post, an image, an export), in
     /// bytes; a larger one is a warning (or an error for the export
     /// itself), never read whole.
@@ -117,6 +120,7 @@ impl Default for ImportOptions {
     fn default() -> Self {
         ImportOptions {
             drafts: false,
+            comments: false,
             max_file_size: 64 * 1024 * 1024,
             max_posts: 100_000,
         }

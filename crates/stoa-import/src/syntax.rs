@@ -609,7 +609,8 @@ fn embed(name: &str, args: &Args) -> Option<(String, String)> {
 }
 
 /// The block an embed becomes: a quotation that says what it was, its
-/// title, and its address (which print can show as a QR code one day).
+/// title, and its address alone on the last line, which print sets
+/// beside a QR code of it.
 fn embed_block(lang: &str, kind: &str, service: &str, title: Option<&str>, url: &str) -> String {
     let primary = lang.split('-').next().unwrap_or("en");
     let word = match kind {

@@ -4,6 +4,7 @@
 //! Each `<item>` whose `wp:post_type` is `post` is a post: `title`,
 //! `wp:post_name` (the slug), `wp:post_date`, `wp:status` (`publish`, or
 //! `draft`/`pending`/`future`/`private`, left out without `--drafts`),
+//! the approved `wp:comment`s (with `--comments`, at the post's end),
 //! `content:encoded` (block-editor HTML, or the classic editor's text with
 //! blank lines for paragraphs, and shortcodes), `excerpt:encoded`,
 //! `category` (`domain="category"` and `domain="post_tag"`), the footnotes
@@ -191,6 +192,7 @@ pub(crate) fn read_text(
 
     let mut posts = Vec::new();
     let (mut drafts, mut private, mut other_types) = (0, 0, 0usize);
+    let (mut comments_left, mut commented) = (0, 0);
     for item in items {
         let line = lines.of(item);
         let place = Place::new(shown, Some(line));
@@ -321,10 +323,31 @@ pub(crate) fn read_text(
                 stoa_doc::escape::xml_attribute(alt)
             );
         }
+        let thread = comments(item);
+        if options.comments {
+            html.push_str(&comments_html(
+                &thread,
+                post.lang.as_deref().or(channel_lang.as_deref()),
+            ));
+        } else if !thread.is_empty() {
+            comments_left += thread.len();
+            commented += 1;
+        }
         export::html_body(&html, &mut post, files, &bases, options, &mut warnings);
         posts.push(post);
     }
     warnings.extend(export::left_out(shown, drafts, private));
+    if comments_left > 0 {
+        warnings.push(
+            Diagnostic::warning(format!(
+                "{comments_left} approved comment{} on {commented} post{} left out",
+                if comments_left == 1 { "" } else { "s" },
+                if commented == 1 { "" } else { "s" }
+            ))
+            .in_file(shown)
+            .with_hint("add --comments to bring them in, under a heading at the end of each post"),
+        );
+    }
     if other_types > 0 {
         warnings.push(
             Diagnostic::warning(format!(
@@ -385,6 +408,82 @@ pub(crate) fn read_text(
         posts,
         warnings,
     })
+}
+
+/// One approved comment: who wrote it, when, and what (its text as
+/// WordPress stores it, HTML with blank lines for paragraphs). The
+/// commenter's e-mail and IP address, which the export also holds, are
+/// never read.
+struct Comment<'a> {
+    id: &'a str,
+    parent: &'a str,
+    author: String,
+    date: Option<String>,
+    content: &'a str,
+}
+
+/// An item's approved comments (not pingbacks or trackbacks), in the
+/// order they were written.
+fn comments<'a>(item: Node<'a, '_>) -> Vec<Comment<'a>> {
+    let mut out: Vec<Comment> = item
+        .children()
+        .filter(|c| c.tag_name().name() == "comment" && is_wp(c))
+        .filter(|c| child(*c, "comment_approved", true).map(str::trim) == Some("1"))
+        .filter(|c| {
+            matches!(
+                child(*c, "comment_type", true).map(str::trim),
+                None | Some("" | "comment")
+            )
+        })
+        .map(|c| Comment {
+            id: child(c, "comment_id", true).unwrap_or("").trim(),
+            parent: child(c, "comment_parent", true).unwrap_or("0").trim(),
+            author: stoa_html_md::plain_text(child(c, "comment_author", true).unwrap_or("")),
+            date: child(c, "comment_date", true).and_then(export::iso_date),
+            content: child(c, "comment_content", true).unwrap_or(""),
+        })
+        .filter(|c| !c.content.trim().is_empty())
+        .collect();
+    out.sort_by(|a, b| a.date.cmp(&b.date));
+    out
+}
+
+/// The comments as HTML to end the post with: a heading in the post's
+/// language, then each comment as a quotation opened by its author, its
+/// date and, for a reply, whom it answers.
+fn comments_html(thread: &[Comment], lang: Option<&str>) -> String {
+    if thread.is_empty() {
+        return String::new();
+    }
+    let primary = lang
+        .unwrap_or("en")
+        .split(['-', '_'])
+        .next()
+        .unwrap_or("en");
+    let (heading, replying) = match primary.to_ascii_lowercase().as_str() {
+        "pt" => ("Comentários", "em resposta a"),
+        "es" => ("Comentarios", "en respuesta a"),
+        "fr" => ("Commentaires", "en réponse à"),
+        "de" => ("Kommentare", "als Antwort auf"),
+        "it" => ("Commenti", "in risposta a"),
+        _ => ("Comments", "replying to"),
+    };
+    let esc = stoa_doc::escape::xml_text;
+    let mut out = format!("\n<h2>{heading}</h2>\n");
+    for c in thread {
+        let mut byline = format!("<strong>{}</strong>", esc(&c.author));
+        if let Some(date) = &c.date {
+            byline.push_str(&format!(", {}", esc(date.get(..10).unwrap_or(date))));
+        }
+        if let Some(parent) = thread.iter().find(|p| p.id == c.parent && c.parent != "0") {
+            byline.push_str(&format!(", {replying} {}", esc(&parent.author)));
+        }
+        out.push_str(&format!(
+            "<blockquote><p>{byline}</p>\n{}</blockquote>\n",
+            autop(c.content)
+        ));
+    }
+    out
 }
 
 /// An item's `wp:postmeta` pairs.

@@ -85,6 +85,35 @@ pub fn of_span(attrs: &Attrs, content: &[Inline]) -> (String, bool) {
     (stoa_doc::inlines_text(content), display)
 }
 
+/// Every formula of `book`, each once, sorted: (LaTeX, display). Those in
+/// footnotes and containers too, since every renderer writes them.
+pub fn formulas_of(book: &stoa_doc::Book) -> Vec<(String, bool)> {
+    use stoa_doc::{Block, FnVisitor, Walk, visit};
+    let mut found = std::collections::BTreeSet::new();
+    for chapter in &book.chapters {
+        visit(
+            &chapter.blocks,
+            &mut FnVisitor {
+                on_block: |_: &Block| Walk::Continue,
+                on_inline: |inline: &Inline| {
+                    if let Inline::Span {
+                        role: Some(Role::Math),
+                        attrs,
+                        content,
+                        ..
+                    } = inline
+                    {
+                        found.insert(of_span(attrs, content));
+                        return Walk::Skip;
+                    }
+                    Walk::Continue
+                },
+            },
+        );
+    }
+    found.into_iter().collect()
+}
+
 const DISPLAY_KEY: &str = "display";
 const DISPLAY_BLOCK: &str = "block";
 

@@ -12,6 +12,7 @@ mod diag;
 mod diagram;
 #[cfg(test)]
 mod escape;
+mod formulas;
 mod pages;
 mod png_out;
 mod preflight;
@@ -128,6 +129,18 @@ impl Renderer for PdfRenderer {
 
     fn draws_covers(&self) -> bool {
         true
+    }
+
+    fn draws_formulas(&self) -> bool {
+        true
+    }
+
+    fn formula_images(
+        &self,
+        ctx: &RenderContext,
+        formulas: &[(String, bool)],
+    ) -> Result<stoa_render::FormulaImages, Vec<Diagnostic>> {
+        formulas::draw(formulas, ctx.book.print.font_size_pt, ctx.theme)
     }
 
     /// The PDF knows where its pages begin: [`Rendered::pages`].

@@ -49,7 +49,45 @@ pub struct RenderContext<'a> {
     /// The book's parts and where each post opens, from book.toml and the
     /// front matter ([`Layout::empty`] for a book without them).
     pub layout: &'a Layout,
+    /// The book's formulas drawn as images, when book.toml asks for them
+    /// in place of MathML and this renderer
+    /// [shows them](Renderer::shows_formula_images); `None`: MathML.
+    pub formula_images: Option<&'a FormulaImages>,
 }
+
+/// A formula drawn as an image, for reading systems that render no
+/// MathML: the SVG the print edition's typesetting makes of it, vector
+/// glyphs with no text, and its size in ems of the text around it (so
+/// that it grows with the reader's font size).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct FormulaImage {
+    /// The SVG document.
+    pub svg: String,
+    /// Width, in ems.
+    pub width_em: f64,
+    /// Height above the bottom, descent included, in ems.
+    pub height_em: f64,
+    /// How far it reaches below the text's baseline, in ems (0 for
+    /// display formulas, which stand on a line of their own).
+    pub depth_em: f64,
+}
+
+impl FormulaImage {
+    /// An image of these dimensions.
+    pub fn new(svg: String, width_em: f64, height_em: f64, depth_em: f64) -> Self {
+        FormulaImage {
+            svg,
+            width_em,
+            height_em,
+            depth_em,
+        }
+    }
+}
+
+/// The formulas of an edition drawn as images, by their LaTeX source and
+/// whether they are display formulas.
+pub type FormulaImages = std::collections::BTreeMap<(String, bool), FormulaImage>;
 
 impl<'a> RenderContext<'a> {
     /// The context of `book` with what every renderer reads: no cover, no
@@ -73,7 +111,14 @@ impl<'a> RenderContext<'a> {
             pages: None,
             alternates: &[],
             layout,
+            formula_images: None,
         }
+    }
+
+    /// With the book's formulas drawn as images, in place of MathML.
+    pub fn with_formula_images(mut self, images: Option<&'a FormulaImages>) -> Self {
+        self.formula_images = images;
+        self
     }
 
     /// With the cover drawn for this edition, as PNG.
@@ -436,6 +481,35 @@ pub trait Renderer: Sync {
     ) -> Result<Vec<u8>, Vec<Diagnostic>> {
         Err(vec![Diagnostic::error(format!(
             "the {} renderer does not draw covers",
+            self.name()
+        ))])
+    }
+
+    /// Whether this renderer can show formulas as images
+    /// ([`RenderContext::formula_images`]) when book.toml asks for them in
+    /// place of MathML (`[math] epub = "svg"`): the driver then has the
+    /// [painter](Renderer::draws_formulas) draw them first.
+    fn shows_formula_images(&self) -> bool {
+        false
+    }
+
+    /// Whether this renderer can draw formulas
+    /// ([`Renderer::formula_images`]).
+    fn draws_formulas(&self) -> bool {
+        false
+    }
+
+    /// `formulas` (LaTeX, display) drawn as images in the book's text size;
+    /// only called when [`Renderer::draws_formulas`] says so. A formula
+    /// that cannot be drawn is left out: the renderer that shows the
+    /// images falls back to MathML for it.
+    fn formula_images(
+        &self,
+        _ctx: &RenderContext,
+        _formulas: &[(String, bool)],
+    ) -> Result<FormulaImages, Vec<Diagnostic>> {
+        Err(vec![Diagnostic::error(format!(
+            "the {} renderer does not draw formulas",
             self.name()
         ))])
     }

@@ -53,6 +53,11 @@ impl Renderers {
     pub fn cover_painter(&self) -> Option<&'static dyn Renderer> {
         self.iter().find(|r| r.draws_covers())
     }
+
+    /// The renderer that draws formulas as images, if any.
+    pub fn formula_painter(&self) -> Option<&'static dyn Renderer> {
+        self.iter().find(|r| r.draws_formulas())
+    }
 }
 
 impl fmt::Debug for Renderers {

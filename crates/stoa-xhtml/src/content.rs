@@ -422,9 +422,9 @@ impl<'m, 'a> Writer<'m, 'a> {
             } if role == stoa_doc::TOKEN_ROLE => {
                 crate::token::write(class, &stoa_doc::inlines_text(content), x)
             }
-            // A formula: MathML, its LaTeX as the alternative text; the
-            // LaTeX as code where it cannot be read (the post's loading
-            // reported it).
+            // A formula: MathML, its LaTeX as the alternative text, or the
+            // image drawn of it with the same text; the LaTeX as code where
+            // it cannot be read (the post's loading reported it).
             Inline::Span {
                 role: Some(Role::Math),
                 attrs,
@@ -432,12 +432,16 @@ impl<'m, 'a> Writer<'m, 'a> {
                 ..
             } => {
                 let (tex, display) = stoa_math::of_span(attrs, content);
-                let formula = stoa_math::Formula { tex: &tex, display };
-                match formula.mathml() {
-                    Ok(mathml) => {
-                        x.markup(&mathml);
+                if let Some((file, image)) = self.m.formula_image(&tex, display) {
+                    crate::formula_img(&file, &tex, display, image, x);
+                } else {
+                    let formula = stoa_math::Formula { tex: &tex, display };
+                    match formula.mathml() {
+                        Ok(mathml) => {
+                            x.markup(&mathml);
+                        }
+                        Err(_) => self.inlines(content, x),
                     }
-                    Err(_) => self.inlines(content, x),
                 }
             }
             Inline::Span {

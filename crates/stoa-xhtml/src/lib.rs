@@ -22,7 +22,7 @@ pub use xml::Xml;
 
 use stoa_doc::{Attrs, Book, Chapter, ChapterKind, IdIndex, NotesPlan, Role};
 use stoa_locale::Locale;
-use stoa_render::PageMap;
+use stoa_render::{FormulaImage, FormulaImages, PageMap};
 
 /// The dialect written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -67,6 +67,9 @@ pub struct Markup<'a> {
     /// Where the print edition's pages begin: page-break markers are
     /// written there ([`Markup::with_pages`]).
     pub pages: Option<&'a PageMap>,
+    /// The formulas drawn as images, written as `<img>` in place of
+    /// MathML ([`Markup::with_formula_images`]).
+    pub formula_images: Option<&'a FormulaImages>,
 }
 
 impl<'a> Markup<'a> {
@@ -78,9 +81,35 @@ impl<'a> Markup<'a> {
             ids,
             flavor,
             pages: None,
+            formula_images: None,
         }
     }
 
+    /// The same edition, its formulas written as the images `images`
+    /// holds (those it lacks stay MathML).
+    pub fn with_formula_images(mut self, images: Option<&'a FormulaImages>) -> Self {
+        self.formula_images = images;
+        self
+    }
+
+    /// The file (relative to the chapters) and the image of the formula
+    /// `tex`, when it is drawn as one: `math/<n>.svg`, `n` its place among
+    /// the edition's drawn formulas, so the same book names them the same.
+    pub fn formula_image(&self, tex: &str, display: bool) -> Option<(String, &'a FormulaImage)> {
+        let images = self.formula_images?;
+        let key = (tex.to_owned(), display);
+        let image = images.get(&key)?;
+        let n = images.range(..key).count() + 1;
+        Some((formula_file(n), image))
+    }
+}
+
+/// The file of the `n`th drawn formula (from 1), relative to the chapters.
+pub fn formula_file(n: usize) -> String {
+    format!("math/{n}.svg")
+}
+
+impl<'a> Markup<'a> {
     /// The same edition, marking where the print edition's pages begin.
     pub fn with_pages(mut self, pages: Option<&'a PageMap>) -> Self {
         self.pages = pages;
@@ -336,3 +365,46 @@ pub fn is_calendar_date(date: &str) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// A formula drawn as an image: `<img>` of `file`, the LaTeX `tex` as its
+/// alternative text (what MathML's `alttext` says), sized in ems so that
+/// it follows the reader's font size, its baseline on the text's; a
+/// display formula a centred block of its own.
+pub(crate) fn formula_img(file: &str, tex: &str, display: bool, image: &FormulaImage, x: &mut Xml) {
+    let em = |v: f64| {
+        let text = format!("{:.3}", v);
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        format!(
+            "{}em",
+            if text.is_empty() || text == "-" {
+                "0"
+            } else {
+                text
+            }
+        )
+    };
+    let style = if display {
+        format!(
+            "display: block; margin: 0.6em auto; width: {}; height: {}",
+            em(image.width_em),
+            em(image.height_em)
+        )
+    } else {
+        format!(
+            "width: {}; height: {}; vertical-align: {}",
+            em(image.width_em),
+            em(image.height_em),
+            em(-image.depth_em)
+        )
+    };
+    let class = if display { "math display" } else { "math" };
+    x.empty(
+        "img",
+        &[
+            ("class", class),
+            ("src", file),
+            ("alt", tex),
+            ("style", &style),
+        ],
+    );
+}

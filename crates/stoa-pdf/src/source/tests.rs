@@ -540,3 +540,64 @@ fn a_span_with_an_id_is_an_anchor_links_from_other_chapters_reach() {
         "{src}"
     );
 }
+
+/// A link whose text is its own address.
+fn address(url: &str, text: &str) -> Inline {
+    Inline::Link {
+        url: url.into(),
+        title: String::new(),
+        content: vec![Inline::text(text)],
+    }
+}
+
+#[test]
+fn a_web_address_alone_in_its_paragraph_prints_a_qr_code() {
+    let url = "https://www.youtube.com/watch?v=dQw4w9WgXcQ";
+    let qr = stoa_barcode::Qr::of(url).unwrap().svg(QR_SIDE_MM);
+    let src = source_of(&book(vec![par(vec![address(url, url)])]));
+    let call = format!(
+        "#web-address({})[#link(",
+        stoa_doc::escape::typst_string(&qr)
+    );
+    assert!(src.contains(&call), "{src}");
+    // Without its scheme or with a final slash, the text is still the address.
+    let src = source_of(&book(vec![par(vec![
+        Inline::SoftBreak,
+        address("https://example.org/", "example.org"),
+    ])]));
+    assert!(src.contains("#web-address("), "{src}");
+    // The address as a technical token, as stoa-markdown makes it.
+    let token = Inline::Span {
+        role: Some(Role::Other(stoa_doc::TOKEN_ROLE.into())),
+        class: "tok".into(),
+        attrs: Attrs::new(),
+        content: vec![Inline::text(url)],
+    };
+    let tokened = Inline::Link {
+        url: url.into(),
+        title: String::new(),
+        content: vec![token],
+    };
+    assert!(source_of(&book(vec![par(vec![tokened])])).contains("#web-address("));
+}
+
+#[test]
+fn other_links_and_a_book_without_qr_codes_print_none() {
+    let url = "https://example.org/a";
+    for content in [
+        // Words around the address.
+        vec![Inline::text("See "), address(url, url)],
+        // A link whose text is not its address.
+        vec![link(url)],
+        // Not the web.
+        vec![address("mailto:a@example.org", "mailto:a@example.org")],
+        // A link to a place in the book.
+        vec![address("#c", "#c")],
+    ] {
+        let src = source_of(&book(vec![par(content.clone())]));
+        assert!(!src.contains("#web-address("), "{content:?}\n{src}");
+    }
+    let mut off = book(vec![par(vec![address(url, url)])]);
+    off.print.qr_codes = false;
+    assert!(!source_of(&off).contains("#web-address("));
+}
