@@ -406,10 +406,10 @@ impl Step<'_> {
         match self.call::<wire::FinishOutput>(hook, &input) {
             Ok(output) => {
                 let labels = book.labels.clone();
-                let cover = book.print.cover.clone();
+                let print = book.print.clone();
                 *book = output.book.into_owned();
                 keep_labels(&mut book.labels, labels);
-                keep_cover(&mut book.print.cover, cover);
+                keep_print(&mut book.print, print);
                 if self.needs_lowering() {
                     compat::raise_book(book);
                 }
@@ -700,11 +700,16 @@ fn unreadable(hook: Hook, e: &serde_json::Error) -> String {
     }
 }
 
-/// A plugin built before the cover settings existed returns the book with
-/// the default cover: the book's own stays.
-fn keep_cover(returned: &mut stoa_sdk::Cover, sent: stoa_sdk::Cover) {
-    if *returned == stoa_sdk::Cover::default() {
-        *returned = sent;
+/// The print settings come from book.toml, not from plugins: a plugin
+/// built before a setting existed (the cover, the ISBN, the printer's
+/// profile, QR codes) returns the book without it, and the book's own
+/// stays. The cover alone a plugin may restyle: when it returns one that
+/// is not the default, it is kept.
+fn keep_print(returned: &mut stoa_sdk::Print, sent: stoa_sdk::Print) {
+    let cover = std::mem::take(&mut returned.cover);
+    *returned = sent;
+    if cover != stoa_sdk::Cover::default() {
+        returned.cover = cover;
     }
 }
 
@@ -721,5 +726,31 @@ fn keep_labels(returned: &mut Labels, sent: Labels) {
     }
     if returned.characters.is_empty() {
         returned.characters = characters;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plugin_keeps_the_books_print_settings_and_may_restyle_its_cover() {
+        let mut sent = stoa_sdk::Print {
+            isbn: Some("978-0-306-40615-7".into()),
+            qr_codes: false,
+            ..stoa_sdk::Print::default()
+        };
+        sent.cover.colour = "#224466".into();
+        // A plugin built before these settings returns the defaults.
+        let mut returned = stoa_sdk::Print::default();
+        keep_print(&mut returned, sent.clone());
+        assert_eq!(returned, sent);
+        // One that restyles the cover keeps its cover, not the rest.
+        let mut restyled = stoa_sdk::Print::default();
+        restyled.cover.colour = "#880000".into();
+        keep_print(&mut restyled, sent.clone());
+        assert_eq!(restyled.cover.colour, "#880000");
+        assert_eq!(restyled.isbn, sent.isbn);
+        assert!(!restyled.qr_codes);
     }
 }
