@@ -371,17 +371,13 @@ mod tests;
 /// it follows the reader's font size, its baseline on the text's; a
 /// display formula a centred block of its own.
 pub(crate) fn formula_img(file: &str, tex: &str, display: bool, image: &FormulaImage, x: &mut Xml) {
+    // Three decimals, without trailing zeros: `0.25em`, `-0.006em`, `0em`.
     let em = |v: f64| {
-        let text = format!("{:.3}", v);
-        let text = text.trim_end_matches('0').trim_end_matches('.');
-        format!(
-            "{}em",
-            if text.is_empty() || text == "-" {
-                "0"
-            } else {
-                text
-            }
-        )
+        if v.abs() < 0.0005 {
+            return "0em".to_owned();
+        }
+        let text = format!("{v:.3}");
+        format!("{}em", text.trim_end_matches('0').trim_end_matches('.'))
     };
     let style = if display {
         format!(

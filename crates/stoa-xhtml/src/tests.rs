@@ -615,3 +615,46 @@ fn a_page_reference_prints_the_print_page_of_its_target() {
     let plain = Markup::new(&b, &notes, &ids, Flavor::Epub).chapter(1);
     assert!(!plain.contains(", p."), "no map, no numbers: {plain}");
 }
+
+#[test]
+fn formulas_drawn_as_images_are_img_sized_in_ems_and_the_others_mathml() {
+    let b = book(vec![chapter(
+        "c",
+        vec![par(vec![
+            stoa_math::span("x_i", false),
+            Inline::text(" and "),
+            stoa_math::span("y", false),
+            stoa_math::span(r"\sum i", true),
+        ])],
+    )]);
+    let mut images = FormulaImages::new();
+    images.insert(
+        ("x_i".into(), false),
+        FormulaImage::new("<svg/>".into(), 0.9, 0.8, 0.2504),
+    );
+    images.insert(
+        (r"\sum i".into(), true),
+        FormulaImage::new("<svg/>".into(), 2.0, 1.5, 0.0),
+    );
+    let notes = NotesPlan::of(&b);
+    let ids = IdIndex::of(&b);
+    let epub = Markup::new(&b, &notes, &ids, Flavor::Epub)
+        .with_formula_images(Some(&images))
+        .chapter(0);
+    // The files are numbered in the order of the map: (LaTeX, display).
+    assert!(
+        epub.contains(
+            r#"<img class="math display" src="math/1.svg" alt="\sum i" style="display: block; margin: 0.6em auto; width: 2em; height: 1.5em"/>"#
+        ),
+        "{epub}"
+    );
+    assert!(
+        epub.contains(
+            r#"<img class="math" src="math/2.svg" alt="x_i" style="width: 0.9em; height: 0.8em; vertical-align: -0.25em"/>"#
+        ),
+        "{epub}"
+    );
+    // A formula with no image stays MathML.
+    assert!(epub.contains(r#"alttext="y""#), "{epub}");
+    assert_eq!(crate::formula_file(2), "math/2.svg");
+}
