@@ -38,6 +38,7 @@ const FORMULAS: &[&str] = &[
     r"a \quad b \qquad c \, d \; e \! f",
     r"\mathrm{d}x \, \mathit{text} \, \mathsf{S} \, \mathtt{mono} \, \mathfrak{g}",
     r"\# \$ \% \& \_ \{ \}",
+    r"\frac{\ln 2}{|r|} + \|v\| + a \parallel b",
     r"a_{i,j} + x^{2,3} + y_{k;l}",
     r#"\text{a "quoted" #text} + \text{back\slash}"#,
     r"\displaystyle\sum_k k \textstyle\sum_k k",
@@ -76,6 +77,24 @@ fn every_formula_is_typst_math_that_compiles() {
             }
         }
     }
+}
+
+#[test]
+fn a_bar_is_set_tight_as_tex_sets_it() {
+    let typst = Formula::inline(r"\frac{\ln 2}{|r|} + \|v\|")
+        .typst()
+        .unwrap();
+    assert!(
+        typst.contains(r#"class("normal", \|) r class("normal", \|)"#),
+        "{typst}"
+    );
+    assert!(
+        typst.contains(r#"class("normal", ∥) v class("normal", ∥)"#),
+        "{typst}"
+    );
+    // `\mid` is a relation in TeX too: spaced.
+    let mid = Formula::inline(r"\{ x \mid x > 0 \}").typst().unwrap();
+    assert!(!mid.contains("class("), "{mid}");
 }
 
 #[test]

@@ -144,6 +144,16 @@ fn content_out(out: &mut String, content: &Content) {
                 out.push(')');
             }
         }
+        // A bar alone (`|x|`, `\|v\|`) is an ordinary symbol in TeX, set
+        // tight against what it encloses; Typst would space it as a
+        // relation.
+        Content::Ordinary { content: c, .. } | Content::Delimiter { content: c, .. }
+            if matches!(c, '|' | '\u{2016}' | '\u{2223}' | '\u{2225}') =>
+        {
+            out.push_str(" class(\"normal\",");
+            symbol(out, *c);
+            out.push(')');
+        }
         Content::Ordinary { content: c, .. }
         | Content::LargeOp { content: c, .. }
         | Content::BinaryOp { content: c, .. }
