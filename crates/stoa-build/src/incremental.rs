@@ -370,6 +370,15 @@ impl Work {
         }
     }
 
+    /// The formats the cache does not hold: those this build makes.
+    pub(crate) fn stale(&self) -> Vec<&'static str> {
+        self.formats
+            .iter()
+            .filter(|(_, _, made)| made.is_none())
+            .map(|(f, _, _)| *f)
+            .collect()
+    }
+
     /// What the cache remembers of `format` when it is fresh.
     pub(crate) fn fresh(&self, format: &str) -> Option<&Made> {
         self.formats

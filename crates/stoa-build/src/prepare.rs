@@ -94,7 +94,7 @@ pub(crate) fn prepare<'a>(
     } else {
         CoverPlan::Skip
     };
-    prepare_with(options, config, edition, cover)
+    prepare_with(options, config, edition, cover, &options.formats)
 }
 
 /// Where an edition's cover comes from.
@@ -105,12 +105,14 @@ pub(crate) enum CoverPlan {
     Draw(Stored),
 }
 
-/// [`prepare`], with the cover as `cover` says.
+/// [`prepare`], with the cover as `cover` says, for the formats `making`
+/// (those of the build the cache does not hold).
 pub(crate) fn prepare_with<'a>(
     options: &BuildOptions,
     config: &'a BookConfig,
     edition: &'a Edition,
     cover: CoverPlan,
+    making: &[&str],
 ) -> Result<Prepared<'a>, Vec<Diagnostic>> {
     let mut prepared = Prepared {
         config,
@@ -131,19 +133,20 @@ pub(crate) fn prepare_with<'a>(
         prepared.cover = Some(png);
         prepared.cover_key = key;
     }
-    prepared.formulas = formula_images(options, &prepared)?;
+    prepared.formulas = formula_images(options, &prepared, making)?;
     Ok(prepared)
 }
 
 /// The edition's formulas drawn by the painter, when book.toml asks for
-/// images in place of MathML and a format of this build shows them.
+/// images in place of MathML and a format being made shows them (an EPUB
+/// the cache holds needs none drawn).
 fn formula_images(
     options: &BuildOptions,
     prepared: &Prepared,
+    making: &[&str],
 ) -> Result<Option<FormulaImages>, Vec<Diagnostic>> {
     let wanted = prepared.config.math.epub == stoa_book::math::MathOutput::Svg
-        && options
-            .formats
+        && making
             .iter()
             .any(|f| options.renderer(f).shows_formula_images());
     let Some(painter) = options.renderers.formula_painter().filter(|_| wanted) else {
