@@ -63,9 +63,21 @@ impl Qr {
         Ok(Qr { size, dark })
     }
 
+    /// The smallest printed module, in millimetres, that a phone's camera
+    /// resolves from a hand's length.
+    pub const MIN_MODULE_MM: f64 = 0.35;
+
     /// Modules along one side, without the quiet zone (21 to 177).
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// The side to print the symbol at, quiet zone included: `side_mm`,
+    /// or more for a dense symbol, so that no module is smaller than
+    /// [`Qr::MIN_MODULE_MM`].
+    pub fn printed_side_mm(&self, side_mm: f64) -> f64 {
+        let modules = (self.size + 2 * QUIET_ZONE) as f64;
+        side_mm.max(modules * Self::MIN_MODULE_MM)
     }
 
     /// Whether the module at column `x`, row `y` is dark; outside the
@@ -149,6 +161,19 @@ mod tests {
         let qr = Qr::of("https://vimeo.com/76979871").unwrap();
         // Version 2 or 3 at level M: 25 or 29 modules a side.
         assert!(qr.size() <= 29, "{}", qr.size());
+    }
+
+    #[test]
+    fn a_dense_symbol_is_printed_larger_so_that_its_modules_stay_readable() {
+        let short = Qr::of("https://vimeo.com/76979871").unwrap();
+        assert_eq!(short.printed_side_mm(18.0), 18.0);
+        let long = Qr::of(&format!("https://example.org/{}", "a".repeat(300))).unwrap();
+        let side = long.printed_side_mm(18.0);
+        let module = side / (long.size() + 2 * QUIET_ZONE) as f64;
+        assert!(
+            side > 18.0 && module >= Qr::MIN_MODULE_MM - 1e-9,
+            "{side} mm"
+        );
     }
 
     #[test]

@@ -644,7 +644,7 @@ impl<'a> Gen<'a> {
             // beside a QR code of it (an address too long to encode is
             // just printed).
             self.out.push_str("#web-address(");
-            self.lit(&qr.svg(QR_SIDE_MM));
+            self.lit(&qr.svg(qr.printed_side_mm(QR_SIDE_MM)));
             self.out.push_str(")[");
             self.inlines(content, ctx);
             self.out.push(']');
@@ -970,8 +970,9 @@ impl<'a> Gen<'a> {
     }
 }
 
-/// The printed side of a QR code, quiet zone included: a phone reads a
-/// symbol of up to 41 modules at this size from a hand's length.
+/// The printed side of a QR code, quiet zone included, for a symbol of up
+/// to 41 modules (an address of about 100 bytes); a denser one is printed
+/// larger ([`stoa_barcode::Qr::printed_side_mm`]).
 const QR_SIDE_MM: f64 = 18.0;
 
 /// The address of a paragraph that holds nothing but a link to the web

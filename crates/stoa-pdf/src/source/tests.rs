@@ -553,7 +553,8 @@ fn address(url: &str, text: &str) -> Inline {
 #[test]
 fn a_web_address_alone_in_its_paragraph_prints_a_qr_code() {
     let url = "https://www.youtube.com/watch?v=dQw4w9WgXcQ";
-    let qr = stoa_barcode::Qr::of(url).unwrap().svg(QR_SIDE_MM);
+    let qr = stoa_barcode::Qr::of(url).unwrap();
+    let qr = qr.svg(qr.printed_side_mm(QR_SIDE_MM));
     let src = source_of(&book(vec![par(vec![address(url, url)])]));
     let call = format!(
         "#web-address({})[#link(",
