@@ -1,9 +1,9 @@
 //! `stoa plugin new demo` in a temporary folder makes a crate whose
 //! `cargo test` passes at once and whose library a book loads with
 //! `--plugin-dir`. Its cargo shares this workspace's target folder and
-//! Cargo.lock, and builds the stoa crates it names by path with this
-//! workspace's profile, so it reuses everything the workspace build
-//! compiled (the Typst tree above all) and compiles the plugin alone.
+//! Cargo.lock, and builds the stoa crates it names by path, and the proc
+//! macros the workspace's profile names, with this workspace's settings,
+//! so that it reuses most of what the workspace build compiled.
 
 use crate::prelude::*;
 use std::path::{Path, PathBuf};
@@ -72,14 +72,47 @@ fn as_workspace_members(demo: &Path) -> Vec<String> {
         .filter_map(|p| p["name"].as_str())
         .filter(|n| n.starts_with("stoa-"));
     let names = names.filter(|n| *n != "stoa-plugin-demo");
-    names
-        .flat_map(|name| {
-            [
-                format!("profile.dev.package.{name}.opt-level=0"),
-                format!("profile.dev.package.{name}.debug=\"line-tables-only\""),
-            ]
-        })
+    let members = names.flat_map(|name| {
+        [
+            format!("profile.dev.package.{name}.opt-level=0"),
+            format!("profile.dev.package.{name}.debug=\"line-tables-only\""),
+        ]
+    });
+    // The dependencies this workspace's profile names (the proc macros,
+    // built unoptimised) and the plugin's graph holds, built the same way.
+    let all: Vec<&str> = packages.iter().filter_map(|p| p["name"].as_str()).collect();
+    let named = named_in_profile()
+        .into_iter()
+        .filter(|(name, _)| all.contains(&name.as_str()))
+        .map(|(name, setting)| format!("profile.dev.package.{name}.{setting}"));
+    members
+        .chain(named)
         .flat_map(|setting| ["--config".to_string(), setting])
+        .collect()
+}
+
+/// Each `[profile.dev.package.<name>]` setting of this workspace's
+/// Cargo.toml but `"*"`'s (which the plugin's own Cargo.toml has), as
+/// (name, `key=value`).
+fn named_in_profile() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(repo_root().join("Cargo.toml")).expect("Cargo.toml");
+    let manifest: toml::Table = text.parse().expect("Cargo.toml is TOML");
+    let packages = manifest
+        .get("profile")
+        .and_then(|p| p.get("dev"))
+        .and_then(|d| d.get("package"))
+        .and_then(|p| p.as_table())
+        .cloned()
+        .unwrap_or_default();
+    packages
+        .into_iter()
+        .filter(|(name, _)| name != "*")
+        .flat_map(|(name, settings)| {
+            let settings = settings.as_table().cloned().unwrap_or_default();
+            settings
+                .into_iter()
+                .map(move |(key, value)| (name.clone(), format!("{key}={value}")))
+        })
         .collect()
 }
 
