@@ -880,6 +880,14 @@ impl<'a> Gen<'a> {
                 }
             }
             Inline::Span {
+                role: Some(role),
+                class,
+                attrs,
+                content,
+            } if stoa_doc::index::role_name(Some(role)) == Some(stoa_doc::index::LOCATORS_ROLE) => {
+                self.locators(class, attrs, role, content, ctx);
+            }
+            Inline::Span {
                 role,
                 class,
                 attrs,
@@ -927,6 +935,45 @@ impl<'a> Gen<'a> {
         self.out.push(')');
         // Its page goes to the page map, for the others' page references.
         self.runs.anchor(label, ctx.index, id);
+    }
+
+    /// An index entry's places, as the labels its locators lead to: a
+    /// list, not content. In print the theme prints each place's page
+    /// (stoa-index's index.typ); the chapter titles an EPUB shows as their
+    /// words were written, evaluated and thrown away, a third of what the
+    /// index cost a book. A locator whose place is missing is left out.
+    fn locators(
+        &mut self,
+        class: &str,
+        attrs: &stoa_doc::Attrs,
+        role: &Role,
+        content: &[Inline],
+        ctx: &ChapterCtx,
+    ) {
+        let mut urls = Vec::new();
+        let mut links = FnVisitor {
+            on_block: |_: &Block| Walk::Continue,
+            on_inline: |inline: &Inline| {
+                if let Inline::Link { url, .. } = inline {
+                    urls.push(url.clone());
+                }
+                Walk::Continue
+            },
+        };
+        stoa_doc::visit_inlines(content, &mut links);
+        self.container_call("#span(", class, attrs, Some(role));
+        self.out.push_str(", (");
+        for url in urls {
+            let label = match self.ids.resolve(&url, ctx.index) {
+                LinkTarget::Here(id) => self.targets[ctx.index].label(id),
+                LinkTarget::Chapter { chapter, id } => self.targets[chapter].label(id),
+                LinkTarget::External(_) | LinkTarget::Missing(_) => continue,
+            };
+            self.out.push_str("label(");
+            self.lit(&label);
+            self.out.push_str("),");
+        }
+        self.out.push_str("))");
     }
 
     /// External links keep their URL; a `#fragment` goes where the id

@@ -602,3 +602,55 @@ fn other_links_and_a_book_without_qr_codes_print_none() {
     off.print.qr_codes = false;
     assert!(!source_of(&off).contains("#web-address("));
 }
+
+#[test]
+fn index_locators_reach_the_theme_as_the_labels_of_their_places() {
+    let span = |role: &str, content| Inline::Span {
+        role: Some(Role::Other(role.into())),
+        class: role.into(),
+        attrs: Attrs::new(),
+        content,
+    };
+    let locator = |url: &str| {
+        span(
+            stoa_doc::index::LOCATOR_ROLE,
+            vec![Inline::Link {
+                url: url.into(),
+                title: String::new(),
+                content: vec![Inline::text("Chapter title")],
+            }],
+        )
+    };
+    let mut mark = Attrs::new();
+    mark.insert("id".into(), "ix-1".into());
+    let text = chapter(
+        "c",
+        vec![par(vec![Inline::Span {
+            role: Some(Role::Other(stoa_doc::index::MARK_ROLE.into())),
+            class: String::new(),
+            attrs: mark,
+            content: vec![Inline::text("term")],
+        }])],
+    );
+    let places = vec![
+        Inline::text(", "),
+        locator("#ix-1"),
+        Inline::text(", "),
+        locator("#nowhere"),
+        locator("https://example.org/"),
+    ];
+    let index = chapter(
+        "book-index",
+        vec![par(vec![span(stoa_doc::index::LOCATORS_ROLE, places)])],
+    );
+    let src = source_of(&book_of(vec![text, index]));
+    // A list of labels, the places missing left out: the chapter's title,
+    // which the EPUB shows, is not written for print.
+    assert!(
+        src.contains(
+            r##"#span("index-locators", ("stoa:role": "index-locators", ), (label("ch:c:h:ix-1"),))"##
+        ),
+        "{src}"
+    );
+    assert!(!src.contains("Chapter title"), "{src}");
+}
