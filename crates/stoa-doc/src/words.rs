@@ -41,6 +41,16 @@ pub struct Prepared {
 
 /// `c` lowercased, without its accents: `Á` → `a`.
 pub fn fold_char(c: char) -> char {
+    // Most letters of most books are ASCII: nothing to decompose. The
+    // index folds every letter of a book's text more than once.
+    if c.is_ascii() {
+        c.to_ascii_lowercase()
+    } else {
+        fold_unicode(c)
+    }
+}
+
+fn fold_unicode(c: char) -> char {
     let base = c.to_lowercase().nfd().find(|c| !is_combining_mark(*c));
     base.unwrap_or(c)
 }
@@ -52,6 +62,9 @@ pub fn fold(s: &str) -> String {
 
 /// Lowercase NFC characters of a word.
 fn lower(word: &str) -> Vec<char> {
+    if word.is_ascii() {
+        return word.chars().map(|c| c.to_ascii_lowercase()).collect();
+    }
     word.nfc().flat_map(char::to_lowercase).collect()
 }
 
@@ -330,6 +343,19 @@ pub fn collate(a: &str, b: &str, _lang: &str) -> Ordering {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn ascii_is_folded_and_lowered_as_any_other_text() {
+        use super::*;
+        for c in (0..128u8).map(char::from) {
+            assert_eq!(fold_char(c), fold_unicode(c), "{c:?}");
+            let word = format!("{c}Ab");
+            let general: Vec<char> = word.nfc().flat_map(char::to_lowercase).collect();
+            assert_eq!(lower(&word), general, "{word:?}");
+        }
+        assert_eq!(fold_char('Á'), 'a');
+        assert_eq!(lower("ÂnforaS"), "ânforas".chars().collect::<Vec<_>>());
+    }
 
     #[test]
     fn the_matcher_takes_every_plural_for_its_word() {

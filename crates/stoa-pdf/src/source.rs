@@ -971,10 +971,8 @@ impl<'a> Gen<'a> {
         self.container_call("#span(", class, attrs, Some(role));
         self.out.push_str(", (");
         for url in urls {
-            let label = match self.ids.resolve(&url, ctx.index) {
-                LinkTarget::Here(id) => self.targets[ctx.index].label(id),
-                LinkTarget::Chapter { chapter, id } => self.targets[chapter].label(id),
-                LinkTarget::External(_) | LinkTarget::Missing(_) => continue,
+            let Some(label) = self.label_of(&self.ids.resolve(&url, ctx.index), ctx.index) else {
+                continue;
             };
             self.out.push_str("label(");
             self.lit(&label);
@@ -983,30 +981,31 @@ impl<'a> Gen<'a> {
         self.out.push_str("))");
     }
 
+    /// The label a link inside the book leads to in print, from chapter
+    /// `from`: none for a web address or a fragment no chapter has.
+    fn label_of(&self, target: &LinkTarget, from: usize) -> Option<String> {
+        match *target {
+            LinkTarget::Here(id) => Some(self.targets[from].label(id)),
+            LinkTarget::Chapter { chapter, id } => Some(self.targets[chapter].label(id)),
+            LinkTarget::External(_) | LinkTarget::Missing(_) => None,
+        }
+    }
+
     /// External links keep their URL; a `#fragment` goes where the id
     /// index says (an element, or a chapter's title for its slug), and is
     /// plain text when no chapter has it (Typst refuses a link to a label
     /// that does not exist).
     fn link(&mut self, url: &str, content: &[Inline], ctx: &mut ChapterCtx) {
-        let mut elsewhere = None;
-        let target = match self.ids.resolve(url, ctx.index) {
-            LinkTarget::External(url) => typst_string(url),
-            LinkTarget::Here(id) => {
-                format!(
-                    "label({})",
-                    typst_string(&self.targets[ctx.index].label(id))
-                )
-            }
-            LinkTarget::Chapter { chapter, id } => {
-                let label = format!("label({})", typst_string(&self.targets[chapter].label(id)));
-                elsewhere = Some(label.clone());
-                label
-            }
-            LinkTarget::Missing(_) => {
+        let resolved = self.ids.resolve(url, ctx.index);
+        let target = match (&resolved, self.label_of(&resolved, ctx.index)) {
+            (LinkTarget::External(url), _) => typst_string(url),
+            (_, Some(label)) => format!("label({})", typst_string(&label)),
+            (_, None) => {
                 self.inlines(content, ctx);
                 return;
             }
         };
+        let elsewhere = matches!(resolved, LinkTarget::Chapter { .. }).then(|| target.clone());
         let _ = write!(self.out, "#link({target})");
         if !content.is_empty() {
             self.inline_content(content, ctx);

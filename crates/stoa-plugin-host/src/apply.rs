@@ -375,10 +375,16 @@ impl Step<'_> {
         (lang, id, labels): (&str, &str, &Labels),
         chapter: &mut Chapter,
     ) -> Vec<Diagnostic> {
+        let file = chapter.source.clone();
+        if let Some(plugin) = self.in_process() {
+            let answer = plugin.transform_in_place(chapter, &self.run.config, (lang, id), labels);
+            if let Some((status, reported)) = answer {
+                return self.answered(hook, status, reported, |_| file.clone());
+            }
+        }
         let input =
             wire::TransformInput::new(self.config(), lang, id, self.outgoing_chapter(chapter))
                 .with_labels(Cow::Borrowed(labels));
-        let file = chapter.source.clone();
         match self.call_on::<wire::TransformOutput>(hook, &input, Some(&chapter.slug)) {
             Ok(output) => {
                 *chapter = output.chapter.into_owned();
@@ -402,22 +408,65 @@ impl Step<'_> {
 
     /// Finishes the book in place; its diagnostics, with errors when it failed.
     fn finish_book(&self, hook: Hook, book: &mut Book) -> Vec<Diagnostic> {
+        let (labels, print) = (book.labels.clone(), book.print.clone());
+        if let Some(plugin) = self.in_process() {
+            let lang = book.lang.clone();
+            if let Some((status, reported)) = plugin.finish_in_place(book, &self.run.config, &lang)
+            {
+                if status != STATUS_OK {
+                    return self.answered(hook, status, reported, |slug| source_of(book, slug));
+                }
+                return self.finished(book, (labels, print), reported);
+            }
+        }
         let input = wire::FinishInput::new(self.config(), &book.lang, self.outgoing_book(book));
         match self.call::<wire::FinishOutput>(hook, &input) {
             Ok(output) => {
-                let labels = book.labels.clone();
-                let print = book.print.clone();
                 *book = output.book.into_owned();
-                keep_labels(&mut book.labels, labels);
-                keep_print(&mut book.print, print);
-                if self.needs_lowering() {
-                    compat::raise_book(book);
-                }
-                let mut d = self.convert(output.diagnostics, |slug| source_of(book, slug));
-                d.extend(self.duplicate_slugs(book));
-                d
+                self.finished(book, (labels, print), output.diagnostics)
             }
             Err(failure) => self.failed(hook, failure, |slug| source_of(book, slug)),
+        }
+    }
+
+    /// The book as `finish` left it, with the host's own words and print
+    /// settings put back; the plugin's diagnostics and ours.
+    fn finished(
+        &self,
+        book: &mut Book,
+        (labels, print): (Labels, stoa_sdk::Print),
+        reported: Vec<PluginDiagnostic>,
+    ) -> Vec<Diagnostic> {
+        keep_labels(&mut book.labels, labels);
+        keep_print(&mut book.print, print);
+        if self.needs_lowering() {
+            compat::raise_book(book);
+        }
+        let mut d = self.convert(reported, |slug| source_of(book, slug));
+        d.extend(self.duplicate_slugs(book));
+        d
+    }
+
+    /// A built-in plugin reading our own tree: its tree hooks are called on
+    /// the tree itself, not on JSON of it (stoa-sdk's `builtin`).
+    fn in_process(&self) -> Option<&stoa_sdk::builtin::BuiltinPlugin> {
+        match self.plugin().backend() {
+            Backend::Builtin(plugin) if !self.needs_lowering() => Some(plugin),
+            _ => None,
+        }
+    }
+
+    /// The diagnostics of a hook called in place, as those of its JSON.
+    fn answered(
+        &self,
+        hook: Hook,
+        status: i32,
+        reported: Vec<PluginDiagnostic>,
+        file: impl Fn(Option<&str>) -> Option<String>,
+    ) -> Vec<Diagnostic> {
+        match status {
+            STATUS_OK => self.convert(reported, file),
+            _ => self.failed(hook, Failure::Status(status, reported), file),
         }
     }
 

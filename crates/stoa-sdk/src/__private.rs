@@ -34,6 +34,11 @@ pub trait Exported: 'static {
 /// One hook of plugin `P`: JSON in, status and JSON out.
 pub type HookFn<P> = fn(&P, &[u8]) -> (i32, Vec<u8>);
 
+/// A hook of plugin `P` that changes a tree (`T`: a chapter or the book),
+/// called on the tree itself: what a built-in plugin runs in stoa's
+/// process, where turning the tree into JSON and back is all the cost.
+pub type TreeFn<P, T> = fn(&P, &mut T, &crate::Context) -> Result<(), crate::PluginError>;
+
 /// The hooks plugin `P` implements (`None`: not implemented), as
 /// `__hooks_of!` finds them at compile time.
 pub struct HookFns<P> {
@@ -47,6 +52,10 @@ pub struct HookFns<P> {
     pub finish: Option<HookFn<P>>,
     /// [`crate::Styles::styles`].
     pub styles: Option<HookFn<P>>,
+    /// [`crate::Transform::transform`] itself, for a built-in plugin.
+    pub transform_tree: Option<TreeFn<P, crate::Chapter>>,
+    /// [`crate::Finish::finish`] itself, for a built-in plugin.
+    pub finish_tree: Option<TreeFn<P, crate::Book>>,
 }
 
 impl<P> HookFns<P> {
@@ -74,7 +83,7 @@ impl<P> HookFns<P> {
 /// further), and only the first needs the bound. It works where the type is
 /// known, which is why `export_plugin!` and `builtin_plugin!` are macros.
 pub mod probe {
-    use super::HookFn;
+    use super::{HookFn, TreeFn};
     use crate::hooks;
     use crate::{Configure, Finish, Plugin, Source, Styles, Transform};
     use std::marker::PhantomData;
@@ -97,20 +106,23 @@ pub mod probe {
 
     macro_rules! probe {
         ($trait:ident, $yes:ident, $no:ident, $method:ident, $hook:path) => {
+            probe!($trait, $yes, $no, $method, HookFn<P>, $hook);
+        };
+        ($trait:ident, $yes:ident, $no:ident, $method:ident, $fn:ty, $hook:expr) => {
             /// The hook, for a type that implements its trait.
             pub trait $yes<P> {
                 /// `Some(hook)`.
-                fn $method(&self) -> Option<HookFn<P>>;
+                fn $method(&self) -> Option<$fn>;
             }
             impl<P: $trait> $yes<P> for Probe<P> {
-                fn $method(&self) -> Option<HookFn<P>> {
+                fn $method(&self) -> Option<$fn> {
                     Some($hook)
                 }
             }
             /// No hook, for a type that does not implement its trait.
             pub trait $no<P> {
                 /// `None`.
-                fn $method(&self) -> Option<HookFn<P>> {
+                fn $method(&self) -> Option<$fn> {
                     None
                 }
             }
@@ -135,6 +147,22 @@ pub mod probe {
     );
     probe!(Finish, YesFinish, NoFinish, finish_hook, hooks::finish::<P>);
     probe!(Styles, YesStyles, NoStyles, styles_hook, hooks::styles::<P>);
+    probe!(
+        Transform,
+        YesTransformTree,
+        NoTransformTree,
+        transform_tree,
+        TreeFn<P, crate::Chapter>,
+        <P as Transform>::transform
+    );
+    probe!(
+        Finish,
+        YesFinishTree,
+        NoFinishTree,
+        finish_tree,
+        TreeFn<P, crate::Book>,
+        <P as Finish>::finish
+    );
 }
 
 /// The descriptor and the C strings it points into.

@@ -21,15 +21,20 @@ pub(crate) fn guarded(hook_name: &str, hook: impl FnOnce() -> Answer) -> Answer 
     match catch_unwind(AssertUnwindSafe(hook)) {
         Ok(answer) => answer,
         Err(payload) => {
-            let why = panic_message(payload.as_ref());
-            let diagnostic = PluginDiagnostic::error(format!("panicked in `{hook_name}`: {why}"))
-                .with_hint("this is a bug in the plugin: report it to its author");
+            let diagnostic = panicked(hook_name, payload.as_ref());
             // Serializing a plain diagnostic cannot panic; if it did, the
             // empty answer still says STATUS_PANIC.
             let body = catch_unwind(|| failure(vec![diagnostic])).unwrap_or_default();
             (STATUS_PANIC, body)
         }
     }
+}
+
+/// What the host is told of a panic in `hook_name`.
+pub(crate) fn panicked(hook_name: &str, payload: &(dyn std::any::Any + Send)) -> PluginDiagnostic {
+    let why = panic_message(payload);
+    PluginDiagnostic::error(format!("panicked in `{hook_name}`: {why}"))
+        .with_hint("this is a bug in the plugin: report it to its author")
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
@@ -154,12 +159,17 @@ fn answer<O: serde::Serialize>(
             }
         },
         Err(e) => {
-            let mut d = PluginDiagnostic::error(e.message());
-            d.hint = e.hint().map(str::to_string);
-            diagnostics.push(d);
+            push_error(&mut diagnostics, &e);
             (STATUS_ERROR, failure(diagnostics))
         }
     }
+}
+
+/// A hook's error, after what it reported.
+pub(crate) fn push_error(diagnostics: &mut Vec<PluginDiagnostic>, e: &PluginError) {
+    let mut d = PluginDiagnostic::error(e.message());
+    d.hint = e.hint().map(str::to_string);
+    diagnostics.push(d);
 }
 
 fn failure(diagnostics: Vec<PluginDiagnostic>) -> Vec<u8> {

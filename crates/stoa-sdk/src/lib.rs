@@ -332,8 +332,10 @@ macro_rules! __hooks_of {
     ($plugin:ty) => {{
         #[allow(unused_imports)]
         use $crate::__private::probe::{
-            NoConfigure as _, NoFinish as _, NoSource as _, NoStyles as _, NoTransform as _,
-            YesConfigure as _, YesFinish as _, YesSource as _, YesStyles as _, YesTransform as _,
+            NoConfigure as _, NoFinish as _, NoFinishTree as _, NoSource as _, NoStyles as _,
+            NoTransform as _, NoTransformTree as _, YesConfigure as _, YesFinish as _,
+            YesFinishTree as _, YesSource as _, YesStyles as _, YesTransform as _,
+            YesTransformTree as _,
         };
         let probe = $crate::__private::probe::Probe::<$plugin>::new();
         $crate::__private::HookFns::<$plugin> {
@@ -342,6 +344,8 @@ macro_rules! __hooks_of {
             transform: (&probe).transform_hook(),
             finish: (&probe).finish_hook(),
             styles: (&probe).styles_hook(),
+            transform_tree: (&probe).transform_tree(),
+            finish_tree: (&probe).finish_tree(),
         }
     }};
 }
