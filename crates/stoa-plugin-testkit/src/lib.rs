@@ -124,8 +124,9 @@ impl Kit {
     /// Runs `plugin` after those already added (with no settings until
     /// [`Kit::settings`]), as a second `[plugins.<name>]` table would.
     pub fn then(mut self, plugin: BuiltinPlugin) -> Kit {
+        // Through JSON, as the plugin's library will be called.
         self.runs.push(PluginRun::new(
-            LoadedPlugin::in_process(plugin),
+            LoadedPlugin::in_process(plugin.through_json()),
             serde_json::Value::Object(serde_json::Map::new()),
         ));
         self

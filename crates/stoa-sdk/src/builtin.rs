@@ -31,6 +31,8 @@ pub struct BuiltinPlugin {
     name: &'static str,
     version: &'static str,
     hooks: Hooks,
+    /// Tree hooks called on the tree itself, not through JSON.
+    in_place: bool,
 }
 
 impl std::fmt::Debug for BuiltinPlugin {
@@ -53,7 +55,16 @@ impl BuiltinPlugin {
             version: P::VERSION,
             hooks: hooks.hooks(),
             plugin: Box::new(Holder { plugin, hooks }),
+            in_place: true,
         }
+    }
+
+    /// Has every hook called through JSON, as the plugin's library is: for
+    /// a test kit, which must see what the library's users will (a value
+    /// JSON cannot carry, say).
+    pub fn through_json(mut self) -> BuiltinPlugin {
+        self.in_place = false;
+        self
     }
 
     /// The name the author writes in `[plugins.<name>]`.
@@ -95,6 +106,9 @@ impl BuiltinPlugin {
         (lang, book_id): (&str, &str),
         labels: &Labels,
     ) -> Option<InPlace> {
+        if !self.in_place {
+            return None;
+        }
         let ctx = Context::new(config.clone(), lang, book_id)
             .for_plugin(self.name)
             .with_labels(labels.clone())
@@ -113,6 +127,9 @@ impl BuiltinPlugin {
         config: &serde_json::Value,
         lang: &str,
     ) -> Option<InPlace> {
+        if !self.in_place {
+            return None;
+        }
         let ctx = Context::new(config.clone(), lang, book.id.clone())
             .for_plugin(self.name)
             .with_labels(book.labels.clone());
@@ -359,6 +376,18 @@ mod tests {
                 assert_eq!(tree.meta.title, "T of b");
             }
         }
+    }
+
+    #[test]
+    fn a_plugin_asked_to_go_through_json_is_not_called_in_place() {
+        let plugin = crate::builtin_plugin!(Busy).through_json();
+        let mut chapter = Chapter::default();
+        let labels = Labels::default();
+        let answer = plugin.transform_in_place(&mut chapter, &json!({}), ("en", "b"), &labels);
+        assert_eq!((answer, chapter), (None, Chapter::default()));
+        let mut book = book(&labels, Vec::new());
+        assert_eq!(plugin.finish_in_place(&mut book, &json!({}), "en"), None);
+        assert_eq!(book.meta.title, "T");
     }
 
     #[test]
