@@ -1,13 +1,11 @@
 //! `stoa plugin new demo` in a temporary folder makes a crate whose
 //! `cargo test` passes at once and whose library a book loads with
 //! `--plugin-dir`. Its cargo shares this workspace's target folder and
-//! Cargo.lock, builds the stoa crates it names by path, and the proc
+//! Cargo.lock, and builds the stoa crates it names by path, and the proc
 //! macros the workspace's profile names, with this workspace's settings,
-//! and its dependencies with the workspace's features, so that it reuses
-//! most of what the workspace build compiled.
+//! so that it reuses most of what the workspace build compiled.
 
 use crate::prelude::*;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
@@ -118,73 +116,6 @@ fn named_in_profile() -> Vec<(String, String)> {
         .collect()
 }
 
-/// Each package as `cargo tree` resolves it in `dir` (dev-dependencies
-/// included): `name version` and its features, as cargo prints them.
-fn features(dir: &Path, workspace: bool) -> BTreeMap<String, String> {
-    let mut args = vec!["tree", "-f", "{p}|{f}", "-e", "normal,build,dev"];
-    args.extend(["--prefix", "none"]);
-    if workspace {
-        args.push("--workspace");
-    }
-    let text = ok(&cargo(dir, &args), "cargo tree");
-    text.lines()
-        .filter_map(|line| line.trim_end_matches(" (*)").split_once('|'))
-        .filter(|(package, _)| !package.contains(" (/"))
-        .map(|(package, features)| (package.to_string(), features.to_string()))
-        .collect()
-}
-
-/// The crates at the root of the plugin's dependencies whose features,
-/// fewer than the workspace's, made cargo compile them and every crate
-/// above them again (serde: syntect, mermaid-svg, epub-builder, …; syn:
-/// every derive macro). Another crate's features could turn on optional
-/// dependencies a fresh machine has not downloaded.
-const SHARED_FEATURES: [&str; 2] = ["serde", "syn"];
-
-/// Makes the plugin's build turn on the features this workspace builds
-/// [`SHARED_FEATURES`] with (serde's `alloc`, syn's `full`, …): with
-/// fewer, a minute of CI went to artifacts the workspace already had.
-/// Only this test's copy is changed; `stoa plugin new` writes what an
-/// author needs.
-fn with_workspace_features(demo: &Path) {
-    let ours = features(&repo_root(), true);
-    let theirs = features(demo, false);
-    let manifest = demo.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest).expect("Cargo.toml");
-    let mut toml: toml::Table = text.parse().expect("the new Cargo.toml is TOML");
-    let deps = toml
-        .entry("dependencies")
-        .or_insert_with(|| toml::Table::new().into())
-        .as_table_mut()
-        .expect("[dependencies]");
-    for (package, features) in &theirs {
-        let Some(wanted) = ours.get(package).filter(|w| *w != features) else {
-            continue;
-        };
-        let (name, version) = package.split_once(" v").expect("name vversion");
-        if !SHARED_FEATURES.contains(&name) {
-            continue;
-        }
-        let list: Vec<toml::Value> = wanted
-            .split(',')
-            .filter(|f| !f.is_empty() && *f != "default")
-            .map(|f| f.into())
-            .collect();
-        // A dependency the plugin names already gets the features added.
-        let dep = deps
-            .entry(name)
-            .or_insert_with(|| format!("={version}").into());
-        if let toml::Value::String(requirement) = dep {
-            let mut table = toml::Table::new();
-            table.insert("version".into(), requirement.clone().into());
-            *dep = table.into();
-        }
-        let table = dep.as_table_mut().expect("a dependency table");
-        table.insert("features".into(), list.into());
-    }
-    std::fs::write(&manifest, toml.to_string()).expect("write Cargo.toml");
-}
-
 #[test]
 fn a_new_plugin_passes_its_test_and_a_book_loads_it() {
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -197,7 +128,6 @@ fn a_new_plugin_passes_its_test_and_a_book_loads_it() {
 
     // The same versions as the workspace, so that its artifacts serve.
     std::fs::copy(repo_root().join("Cargo.lock"), demo.join("Cargo.lock")).expect("Cargo.lock");
-    with_workspace_features(&demo);
     let mut args = vec!["test".to_string()];
     args.extend(as_workspace_members(&demo));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
