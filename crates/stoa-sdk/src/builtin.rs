@@ -109,10 +109,9 @@ impl BuiltinPlugin {
         if !self.in_place {
             return None;
         }
-        let ctx = Context::new(config.clone(), lang, book_id)
-            .for_plugin(self.name)
-            .with_labels(labels.clone())
-            .for_chapter(chapter.slug.clone());
+        let labels = labels.clone();
+        let ctx =
+            hooks::chapter_context(self.name, config.clone(), (lang, book_id), labels, chapter);
         in_place(Hook::Transform, ctx, |ctx| {
             self.plugin.transform(chapter, ctx)
         })
@@ -130,9 +129,7 @@ impl BuiltinPlugin {
         if !self.in_place {
             return None;
         }
-        let ctx = Context::new(config.clone(), lang, book.id.clone())
-            .for_plugin(self.name)
-            .with_labels(book.labels.clone());
+        let ctx = hooks::book_context(self.name, config.clone(), lang, book);
         in_place(Hook::Finish, ctx, |ctx| self.plugin.finish(book, ctx))
     }
 }
@@ -189,11 +186,11 @@ impl<P: Plugin> Erased for Holder<P> {
     }
 
     fn transform(&self, chapter: &mut Chapter, ctx: &Context) -> Option<Result<(), PluginError>> {
-        (self.hooks.transform_tree?)(&self.plugin, chapter, ctx).into()
+        Some((self.hooks.transform_tree?)(&self.plugin, chapter, ctx))
     }
 
     fn finish(&self, book: &mut Book, ctx: &Context) -> Option<Result<(), PluginError>> {
-        (self.hooks.finish_tree?)(&self.plugin, book, ctx).into()
+        Some((self.hooks.finish_tree?)(&self.plugin, book, ctx))
     }
 }
 

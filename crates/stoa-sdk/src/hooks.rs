@@ -6,8 +6,8 @@ use crate::wire::{
     self, ConfigureOutput, FailureOutput, FinishOutput, SourceOutput, StylesOutput, TransformOutput,
 };
 use crate::{
-    Configure, Context, Finish, Format, Markdown, PluginDiagnostic, PluginError, Source, Styles,
-    TREE_VERSION, Transform,
+    Book, Chapter, Configure, Context, Finish, Format, Labels, Markdown, PluginDiagnostic,
+    PluginError, Source, Styles, TREE_VERSION, Transform,
 };
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -52,14 +52,45 @@ pub(crate) fn transform<P: Transform>(plugin: &P, input: &[u8]) -> Answer {
         Ok(input) => input,
         Err(answer) => return answer,
     };
-    let ctx = Context::new(input.config.into_owned(), input.lang, input.book_id)
-        .for_plugin(P::NAME)
-        .with_labels(input.labels.into_owned());
     let mut chapter = input.chapter.into_owned();
-    let ctx = ctx.for_chapter(chapter.slug.clone());
+    let (config, labels) = (input.config.into_owned(), input.labels.into_owned());
+    let ctx = chapter_context(
+        P::NAME,
+        config,
+        (input.lang, input.book_id),
+        labels,
+        &chapter,
+    );
     let result = plugin.transform(&mut chapter, &ctx);
     let output = |diagnostics| TransformOutput::new(Cow::Borrowed(&chapter), diagnostics);
     answer(result, ctx.into_diagnostics(), output)
+}
+
+/// What plugin `name`'s `transform` of `chapter` is given, from its JSON
+/// input or, for a built-in plugin, from the host's tree itself.
+pub(crate) fn chapter_context(
+    name: &'static str,
+    config: serde_json::Value,
+    (lang, book_id): (impl Into<String>, impl Into<String>),
+    labels: Labels,
+    chapter: &Chapter,
+) -> Context {
+    Context::new(config, lang, book_id)
+        .for_plugin(name)
+        .with_labels(labels)
+        .for_chapter(chapter.slug.clone())
+}
+
+/// What plugin `name`'s `finish` of `book` is given, as [`chapter_context`].
+pub(crate) fn book_context(
+    name: &'static str,
+    config: serde_json::Value,
+    lang: impl Into<String>,
+    book: &Book,
+) -> Context {
+    Context::new(config, lang, book.id.clone())
+        .for_plugin(name)
+        .with_labels(book.labels.clone())
 }
 
 pub(crate) fn finish<P: Finish>(plugin: &P, input: &[u8]) -> Answer {
@@ -68,9 +99,7 @@ pub(crate) fn finish<P: Finish>(plugin: &P, input: &[u8]) -> Answer {
         Err(answer) => return answer,
     };
     let mut book = input.book.into_owned();
-    let ctx = Context::new(input.config.into_owned(), input.lang, book.id.clone())
-        .for_plugin(P::NAME)
-        .with_labels(book.labels.clone());
+    let ctx = book_context(P::NAME, input.config.into_owned(), input.lang, &book);
     let result = plugin.finish(&mut book, &ctx);
     let output = |diagnostics| FinishOutput::new(Cow::Borrowed(&book), diagnostics);
     answer(result, ctx.into_diagnostics(), output)
