@@ -52,7 +52,21 @@ fn lone_binary() -> (tempfile::TempDir, PathBuf) {
         None => stoa_bin(),
     };
     let exe = dir.path().join("stoa");
-    std::fs::copy(source, &exe).expect("copy stoa");
+    // Copied by another process: a copy made here would hold the file open
+    // for writing in this one, and a child another test forks meanwhile
+    // inherits that descriptor until it execs, so that running the copy
+    // can fail with ETXTBSY ("Text file busy").
+    let copied = Command::new("cp")
+        .arg(&source)
+        .arg(&exe)
+        .status()
+        .expect("cp runs");
+    assert!(
+        copied.success(),
+        "cp {} {}",
+        source.display(),
+        exe.display()
+    );
     (dir, exe)
 }
 
