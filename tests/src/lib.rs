@@ -461,46 +461,84 @@ fn batch_runner(jar: &Path, jar_id: &str) -> Option<PathBuf> {
     Some(classes)
 }
 
-/// Checks `files` in one JVM; per file, EPUBCheck's exit code and report.
+/// Checks `files` in a running JVM; per file, EPUBCheck's exit code and
+/// report. The JVMs live as long as the test binary: one is taken from the
+/// idle ones or started (so at most one per test thread), and given back
+/// after. A fresh clone's suite started one per call, 25 of them: two
+/// minutes of its wall time on two cores.
 fn check_in_one_jvm(jar: &Path, classes: &Path, files: &[PathBuf]) -> Vec<(i32, String)> {
     if files.is_empty() {
         return Vec::new();
     }
-    let separator = if cfg!(windows) { ";" } else { ":" };
-    let out = Command::new("java")
-        .arg("-cp")
-        .arg(format!("{}{separator}{}", jar.display(), classes.display()))
-        .arg("EpubCheckBatch")
-        .args(files)
-        .output()
-        .expect("java runs (scripts/install-test-tools installs it)");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let reports: Vec<(i32, String)> = text
-        .split('\u{1}')
-        .skip(1) // what the JVM printed before the first report
-        .collect::<Vec<_>>()
-        .chunks(2)
-        .filter_map(|pair| match pair {
-            [head, exit] if !head.is_empty() => {
-                let report = head.split_once('\n').map_or("", |(_, r)| r);
-                let code = exit
-                    .trim()
-                    .strip_prefix("exit ")
-                    .and_then(|c| c.parse().ok())?;
-                Some((code, report.to_string()))
-            }
-            _ => None,
-        })
-        .collect();
-    assert_eq!(
-        reports.len(),
-        files.len(),
-        "EpubCheckBatch reported on {} of {} files:\n{text}{}",
-        reports.len(),
-        files.len(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    static IDLE: std::sync::Mutex<Vec<EpubCheckJvm>> = std::sync::Mutex::new(Vec::new());
+    let idle = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    let mut jvm = idle.unwrap_or_else(|| EpubCheckJvm::start(jar, classes));
+    let reports: Vec<(i32, String)> = files.iter().map(|f| jvm.check(f)).collect();
+    // A JVM that stopped answering is not given back.
+    if reports.iter().all(|(code, _)| *code != EpubCheckJvm::GONE) {
+        IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(jvm);
+    }
     reports
+}
+
+/// tests/tools/EpubCheckBatch.java running, reading the files to check
+/// on its standard input; it ends when the test binary does (its input
+/// closes).
+struct EpubCheckJvm {
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+    _child: std::process::Child,
+}
+
+impl EpubCheckJvm {
+    /// The code of a file the JVM gave no report for.
+    const GONE: i32 = -1;
+
+    fn start(jar: &Path, classes: &Path) -> Self {
+        use std::process::Stdio;
+        let separator = if cfg!(windows) { ";" } else { ":" };
+        let mut child = Command::new("java")
+            .arg("-cp")
+            .arg(format!("{}{separator}{}", jar.display(), classes.display()))
+            .arg("EpubCheckBatch")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("java runs (scripts/install-test-tools installs it)");
+        EpubCheckJvm {
+            input: child.stdin.take().expect("piped"),
+            output: std::io::BufReader::new(child.stdout.take().expect("piped")),
+            _child: child,
+        }
+    }
+
+    /// EPUBCheck's exit code and report for `file`: what it prints between
+    /// "\u{1}<file>" and "\u{1}exit <code>".
+    fn check(&mut self, file: &Path) -> (i32, String) {
+        use std::io::{BufRead, Write};
+        let path = file.to_string_lossy();
+        assert!(!path.contains('\n'), "a path on one line: {path}");
+        let sent = writeln!(self.input, "{path}").and_then(|()| self.input.flush());
+        if let Err(e) = sent {
+            return (Self::GONE, format!("EpubCheckBatch is gone: {e}"));
+        }
+        let mut text = String::new();
+        loop {
+            let mut line = String::new();
+            match self.output.read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    return (Self::GONE, format!("EpubCheckBatch ended early:\n{text}"));
+                }
+                Ok(_) => text.push_str(&line),
+            }
+            if let Some((before, code)) = text.rsplit_once("\u{1}exit ") {
+                let code = code.trim().parse().unwrap_or(Self::GONE);
+                let head = format!("\u{1}{path}\n");
+                let report = before.split_once(&head).map_or(before, |(_, r)| r);
+                return (code, report.to_string());
+            }
+        }
+    }
 }
 
 /// Checks each file in a JVM of its own, two at a time.
