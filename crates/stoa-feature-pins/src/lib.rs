@@ -43,10 +43,9 @@ mod tests {
             let Some((package, features)) = line.split_once('|') else {
                 continue;
             };
-            // A workspace crate names its folder: `stoa-doc v0.1.0 (/…)`.
-            if package.ends_with(')') {
-                continue;
-            }
+            // A workspace crate names its folder: `stoa-doc v0.1.0 (/…)`;
+            // its features count too (a dev-dependency may turn one on).
+            let package = package.split(" (").next().unwrap_or(package);
             packages
                 .entry(package.to_owned())
                 .or_default()
