@@ -529,14 +529,19 @@ impl EpubCheckJvm {
                 Ok(0) | Err(_) => {
                     return (Self::GONE, format!("EpubCheckBatch ended early:\n{text}"));
                 }
-                Ok(_) => text.push_str(&line),
+                Ok(_) => {}
             }
-            if let Some((before, code)) = text.rsplit_once("\u{1}exit ") {
-                let code = code.trim().parse().unwrap_or(Self::GONE);
-                let head = format!("\u{1}{path}\n");
-                let report = before.split_once(&head).map_or(before, |(_, r)| r);
-                return (code, report.to_string());
-            }
+            // The end is on the line just read: the report before it is
+            // not searched again for each line.
+            let Some((last, code)) = line.split_once("\u{1}exit ") else {
+                text.push_str(&line);
+                continue;
+            };
+            text.push_str(last);
+            let code = code.trim().parse().unwrap_or(Self::GONE);
+            let head = format!("\u{1}{path}\n");
+            let report = text.split_once(&head).map_or(text.as_str(), |(_, r)| r);
+            return (code, report.to_string());
         }
     }
 }
