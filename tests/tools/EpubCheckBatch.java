@@ -1,9 +1,9 @@
 // Runs EPUBCheck on many EPUBs in one Java virtual machine: starting the
 // JVM and loading EPUBCheck's schemas costs seconds per file (5 s and 9 s
 // of CPU on two cores), checking a book well under one once they are
-// loaded. It checks each file named as an argument, then each path read
-// from standard input, one per line, until it ends: the tests keep one
-// running and send it every EPUB they make. For each file it prints
+// loaded. It checks each file named as an argument or, given none, each
+// path read from standard input, one per line, until it ends: the tests
+// keep one running and send it every EPUB they make. For each file it prints
 // "\u0001<file>", then EPUBCheck's report of it, then "\u0001exit <code>".
 import com.adobe.epubcheck.tool.EpubChecker;
 import java.io.BufferedReader;
