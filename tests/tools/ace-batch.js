@@ -17,22 +17,32 @@ const ace = require('@daisy/ace-core');
 const runner = require('@daisy/ace-axe-runner-puppeteer');
 const logger = require('@daisy/ace-logger');
 const puppeteer = require('puppeteer');
-const { addScripts, addScriptContents } = require('@daisy/puppeteer-utils');
 
-// Ace's puppeteer runner launches a browser for each book and opens a new
-// tab for each document, whose opening cost as much as the document's
-// checks. This one launches the browser once, the way that runner does,
-// and keeps each tab for the next document: a navigation starts a fresh
-// page (its own window, scripts and styles), and Ace injects its scripts
-// and runs axe into it as before. Measured on the four books of books/:
-// the batch's CPU time 5.1 s → 3.2 s.
+// Ace's puppeteer runner launches a browser for each book, opens a new
+// tab for each document and sends its 1.3 MB of scripts (axe and its
+// own) into the document after it loads, which cost more than the checks.
+// This one launches the browser once, the way that runner does, keeps each
+// tab for the next document with the same scripts, and has the browser
+// run them as each document starts (evaluateOnNewDocument), where it
+// compiles them once per tab. A navigation still starts a fresh page (its
+// own window, styles and scripts). Measured on the 34 EPUBs the tests
+// check, and on a book given five violations: every report byte-identical
+// to the one Ace's runner writes but for its date; the 34 in 74 s instead
+// of 120, with 45 % less CPU.
 let browser = null;
-const idle = [];
+const idle = new Map();
 
-async function openTab() {
+// A tab that runs `sources` in each document it opens (in the document
+// itself, not in its frames, as Ace's runner), and fetches nothing from
+// the network, as Ace's runner: a document that names a remote resource
+// is checked without it, the same offline.
+async function openTab(sources) {
   const page = await browser.newPage();
-  // As Ace's runner: nothing is fetched from the network, so a document
-  // that names a remote resource is checked without it, the same offline.
+  for (const source of sources) {
+    await page.evaluateOnNewDocument((src) => {
+      if (window === window.top) (0, eval)(src);
+    }, source);
+  }
   await page.setRequestInterception(true);
   page.on('request', (request) => {
     if (/^https?:\/\//.test(request.url())) request.abort();
@@ -54,18 +64,26 @@ const shared = Object.assign({}, runner, {
   },
   close: () => Promise.resolve(),
   setTimeout: () => {},
+  // Ace's scripts: `scriptContents` (its settings and, for a book not in
+  // English, axe's messages in its language), then the files `scripts`.
   run: async (url, scripts, scriptContents) => {
-    const page = idle.pop() || (await openTab());
+    const key = JSON.stringify([scriptContents, scripts]);
+    if (!idle.has(key)) idle.set(key, []);
+    const page =
+      idle.get(key).pop() ||
+      (await openTab(
+        scriptContents.concat(
+          scripts.map((file) => `${fs.readFileSync(file, 'utf8')}\n//# sourceURL=${file}`),
+        ),
+      ));
     let results;
     try {
       await page.goto(url);
-      await addScriptContents(scriptContents, page);
-      await addScripts(scripts, page);
       results = await page.evaluate(
         () =>
           new Promise((resolve, reject) => {
             if (!window.daisy || !window.daisy.ace || !window.axe) {
-              reject(new Error('Ace\'s scripts did not load into the document'));
+              reject(new Error('Ace\'s scripts did not run in the document'));
               return;
             }
             window.daisy.ace.run((err, res) => (err ? reject(err) : resolve(res)));
@@ -76,7 +94,7 @@ const shared = Object.assign({}, runner, {
       await page.close().catch(() => {});
       throw err;
     }
-    idle.push(page);
+    idle.get(key).push(page);
     return results;
   },
 });
