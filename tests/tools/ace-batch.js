@@ -51,19 +51,26 @@ async function openTab(sources) {
   return page;
 }
 
-const shared = Object.assign({}, runner, {
+// The longest Ace may wait on the browser for one document: Ace sets it
+// from its `timeout` option before it launches.
+let protocolTimeout = 240000;
+
+const shared = {
+  concurrency: runner.concurrency,
+  setTimeout: (ms) => {
+    protocolTimeout = ms;
+  },
   launch: async () => {
     if (!browser) {
       browser = await puppeteer.launch({
         args: ['--no-sandbox', '--disable-setuid-sandbox'],
         headless: true,
         timeout: 30000,
-        protocolTimeout: 600000,
+        protocolTimeout,
       });
     }
   },
   close: () => Promise.resolve(),
-  setTimeout: () => {},
   // Ace's scripts: `scriptContents` (its settings and, for a book not in
   // English, axe's messages in its language), then the files `scripts`.
   run: async (url, scripts, scriptContents) => {
@@ -97,7 +104,7 @@ const shared = Object.assign({}, runner, {
     idle.get(key).push(page);
     return results;
   },
-});
+};
 
 async function main() {
   const [outdir, ...epubs] = process.argv.slice(2);
