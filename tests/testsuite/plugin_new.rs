@@ -24,6 +24,20 @@ fn ok(out: &Output, what: &str) -> String {
 /// takes both from the workspace).
 const STANDALONE_ONLY: &str = "\n# Optimise the dependencies";
 
+/// The platform cargo builds for here (`host:` in `cargo -vV`).
+fn host_platform(cargo: &std::ffi::OsStr) -> String {
+    let version = ok(
+        &Command::new(cargo).arg("-vV").output().expect("cargo runs"),
+        "cargo -vV",
+    );
+    version
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .expect("cargo -vV names the host")
+        .trim()
+        .to_owned()
+}
+
 #[test]
 fn plugins_demo_is_what_stoa_plugin_new_writes() {
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -70,10 +84,16 @@ fn plugins_demo_is_what_stoa_plugin_new_writes() {
 
     // The crate as written, a workspace of its own, is one cargo reads and
     // resolves against stoa's Cargo.lock (offline: nothing to download).
+    // Only for this machine's platform: the packages the workspace's build
+    // downloaded are those of this platform, and a resolve for every
+    // platform would need others (android_system_properties, …) that only
+    // a machine which fetched them by chance has in its cargo cache.
     std::fs::copy(repo_root().join("Cargo.lock"), made.join("Cargo.lock")).expect("Cargo.lock");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let metadata = Command::new(cargo)
+    let host = host_platform(&cargo);
+    let metadata = Command::new(&cargo)
         .args(["metadata", "--offline", "--format-version", "1"])
+        .args(["--filter-platform", &host])
         .current_dir(&made)
         .output()
         .expect("cargo runs");
