@@ -116,6 +116,35 @@ pub fn torture_project() -> tempfile::TempDir {
     dir
 }
 
+/// A project in `root` for the C example plugin: the themes, one post
+/// `long` of `words` words (en and pt-BR), and the book `reading` that
+/// turns on `[plugins.reading-time-c]` (150 words a minute) with its own
+/// `plugin-dir`, `books/reading/plugins/`, which is made and returned.
+pub fn reading_time_project(root: &Path, words: usize) -> PathBuf {
+    copy_dir(&repo_root().join("themes"), &root.join("themes"));
+    let plugins = root.join("books/reading/plugins");
+    std::fs::create_dir_all(&plugins).expect("plugins folder");
+    std::fs::create_dir_all(root.join("books/posts/long")).expect("post folder");
+    let text = "word ".repeat(words);
+    for (lang, title) in [("en", "Long"), ("pt-BR", "Longo")] {
+        std::fs::write(
+            root.join(format!("books/posts/long/{lang}.md")),
+            format!("+++\ntitle = \"{title}\"\ndate = 2024-05-01\n+++\n\n{text}\n"),
+        )
+        .expect("write the post");
+    }
+    std::fs::write(
+        root.join("books/reading/book.toml"),
+        "author = \"A\"\nlanguages = [\"en\", \"pt-BR\"]\n\
+         identifier = \"urn:uuid:5b0d3a52-6f0e-4d47-9d63-00000000c2c4\"\n\
+         date = 2024-05-31\nposts = [\"long\"]\nplugin-dir = \"plugins\"\n\n\
+         [title]\nen = \"Reading\"\npt-BR = \"Leitura\"\n\n\
+         [plugins.reading-time-c]\nwords-per-minute = 150\n",
+    )
+    .expect("write book.toml");
+    plugins
+}
+
 /// Compiles the C plugin `source` (relative to the repository) against the
 /// headers in `include` (likewise) into `dir`, as
 /// `<DLL_PREFIX>stoa_plugin_<name><DLL_SUFFIX>`, with the flags the C

@@ -2,8 +2,8 @@
 //! with `cc` as its README says and used by a real build: its line reaches
 //! the EPUB, its raw Typst the PDF, and the EPUB stays valid.
 
-use crate::prelude::{compile_c_plugin, copy_dir, epubcheck, repo_root, stoa_bin, zip_entry};
-use std::path::{Path, PathBuf};
+use crate::prelude::{compile_c_plugin, epubcheck, reading_time_project, stoa_bin, zip_entry};
+use std::path::Path;
 use std::process::Command;
 
 /// Compiles the example into `dir`, as its README says (with warnings as
@@ -21,28 +21,8 @@ fn compile(dir: &Path) {
 fn the_c_example_works_in_a_real_build() {
     let project = tempfile::tempdir().unwrap();
     let root = project.path();
-    copy_dir(&repo_root().join("themes"), &root.join("themes"));
-    let plugins: PathBuf = root.join("books/reading/plugins");
-    std::fs::create_dir_all(&plugins).unwrap();
+    let plugins = reading_time_project(root, 450);
     compile(&plugins);
-    std::fs::create_dir_all(root.join("books/posts/long")).unwrap();
-    let words = "word ".repeat(450);
-    for (lang, title) in [("en", "Long"), ("pt-BR", "Longo")] {
-        std::fs::write(
-            root.join(format!("books/posts/long/{lang}.md")),
-            format!("+++\ntitle = \"{title}\"\ndate = 2024-05-01\n+++\n\n{words}\n"),
-        )
-        .unwrap();
-    }
-    std::fs::write(
-        root.join("books/reading/book.toml"),
-        "author = \"A\"\nlanguages = [\"en\", \"pt-BR\"]\n\
-         identifier = \"urn:uuid:5b0d3a52-6f0e-4d47-9d63-00000000c2c4\"\n\
-         date = 2024-05-31\nposts = [\"long\"]\nplugin-dir = \"plugins\"\n\n\
-         [title]\nen = \"Reading\"\npt-BR = \"Leitura\"\n\n\
-         [plugins.reading-time-c]\nwords-per-minute = 150\n",
-    )
-    .unwrap();
     let out = Command::new(stoa_bin())
         .args([
             "build",
@@ -52,6 +32,8 @@ fn the_c_example_works_in_a_real_build() {
             "-f",
             "pdf",
             "--emit-typst",
+            // The library comes with the book: trusted for this run.
+            "--trust-plugins",
         ])
         .current_dir(root)
         .env_remove("SOURCE_DATE_EPOCH")

@@ -258,7 +258,15 @@ fn stoa_plugins_searches_each_books_plugin_dir() {
     )
     .unwrap();
 
-    let listed = ok(&run(&exe, &project, &["plugins"]));
+    // A library the book brings is not loaded until trusted.
+    let untrusted = run(&exe, &project, &["plugins"]);
+    assert!(!untrusted.status.success());
+    let text = output_text(&untrusted);
+    assert!(
+        text.contains("NOT LOADED") && text.contains("you have not trusted it"),
+        "{text}"
+    );
+    let listed = ok(&run(&exe, &project, &["plugins", "--trust-plugins"]));
     assert!(listed.contains("(plugin-dir of "), "{listed}");
     let uses = listed
         .split("book `shelf`")
@@ -276,7 +284,7 @@ fn stoa_plugins_searches_each_books_plugin_dir() {
     );
     // A plugin no place has fails the listing, as it would fail the build.
     std::fs::remove_file(book.join("plugins").join(&example)).unwrap();
-    let missing = run(&exe, &project, &["plugins"]);
+    let missing = run(&exe, &project, &["plugins", "--trust-plugins"]);
     assert!(!missing.status.success());
     let stderr = String::from_utf8_lossy(&missing.stderr);
     assert!(stderr.contains("plugin `example` not found"), "{stderr}");

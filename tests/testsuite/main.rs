@@ -55,6 +55,7 @@ mod text_format;
 mod titles;
 mod tokens;
 mod translations;
+mod trust;
 mod wasm_plugins;
 mod watch;
 mod xref;

@@ -45,12 +45,15 @@ pub(crate) fn search_path(options: &BuildOptions, book_dir: Option<&Path>) -> Se
         book_dir,
         options.exe_dir.as_deref(),
     )
+    .with_trust(Arc::clone(&options.trust))
 }
 
 /// The plugin search path of a build: the folders `--plugin-dir` gives,
 /// those of `STOA_PLUGIN_PATH` (`env_value`), a book's `plugin-dir`, then
 /// the plugins built into stoa, then `exe_dir`. A library in a folder
-/// before the built-ins overrides the built-in plugin of its name.
+/// before the built-ins overrides the built-in plugin of its name. A
+/// native library in the book's `plugin-dir` loads only when trusted
+/// (give the user's [`stoa_plugin_host::Trust`] with `with_trust`).
 pub fn plugin_search(
     cli_dirs: &[PathBuf],
     env_value: Option<&OsStr>,

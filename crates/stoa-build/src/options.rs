@@ -42,6 +42,10 @@ pub struct BuildOptions {
     pub plugin_path: Option<std::ffi::OsString>,
     /// The folder of the stoa executable, searched last.
     pub exe_dir: Option<PathBuf>,
+    /// Which native libraries a book's own `plugin-dir` may make stoa
+    /// load: the user's trust list, or every library for one run. Nothing,
+    /// by default.
+    pub trust: std::sync::Arc<stoa_plugin_host::Trust>,
 }
 
 impl BuildOptions {
@@ -66,6 +70,7 @@ impl BuildOptions {
             plugin_dirs: Vec::new(),
             plugin_path: None,
             exe_dir: None,
+            trust: Default::default(),
         }
     }
 

@@ -26,6 +26,10 @@ pub(crate) struct CheckArgs {
     /// Look for plugins in this folder first (repeatable), as `stoa build` does.
     #[arg(long = "plugin-dir", value_name = "DIR")]
     plugin_dir: Vec<PathBuf>,
+    /// Load the native plugin libraries that books bring even if you have
+    /// not trusted them, as `stoa build --trust-plugins` does.
+    #[arg(long)]
+    trust_plugins: bool,
     /// Number of worker threads (default: one per core).
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
@@ -55,6 +59,10 @@ struct Shown {
 }
 
 pub(crate) fn run(args: CheckArgs, renderers: &Renderers) -> ExitCode {
+    let trust = match crate::trust::user_trust(args.trust_plugins) {
+        Ok(trust) => trust,
+        Err(code) => return code,
+    };
     let options = BuildOptions {
         books_dir: args.books.clone(),
         themes_dir: args.themes,
@@ -72,6 +80,7 @@ pub(crate) fn run(args: CheckArgs, renderers: &Renderers) -> ExitCode {
         plugin_dirs: args.plugin_dir,
         plugin_path: std::env::var_os("STOA_PLUGIN_PATH"),
         exe_dir: stoa_plugin_host::SearchPath::current_exe_dir(),
+        trust,
     };
     let depth = if args.quick {
         Depth::Load

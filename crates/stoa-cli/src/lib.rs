@@ -32,6 +32,7 @@ mod progress;
 mod signals;
 mod theme;
 mod translations;
+mod trust;
 mod watch;
 
 use clap::{CommandFactory, FromArgMatches, Subcommand};
@@ -158,6 +159,11 @@ struct BuildArgs {
     /// the stoa executable.
     #[arg(long = "plugin-dir", value_name = "DIR")]
     plugin_dir: Vec<PathBuf>,
+    /// Load the native plugin libraries that books bring in their
+    /// `plugin-dir` for this run even if you have not trusted them (`stoa
+    /// plugins trust`); for CI, also STOA_TRUST_PLUGINS=1.
+    #[arg(long)]
+    trust_plugins: bool,
     /// Print only errors.
     #[arg(short, long, conflicts_with = "verbose")]
     quiet: bool,
@@ -328,5 +334,6 @@ fn build_options(args: &BuildArgs, renderers: &Renderers) -> Result<BuildOptions
         plugin_dirs: args.plugin_dir.clone(),
         plugin_path: std::env::var_os("STOA_PLUGIN_PATH"),
         exe_dir: stoa_plugin_host::SearchPath::current_exe_dir(),
+        trust: trust::user_trust(args.trust_plugins)?,
     })
 }

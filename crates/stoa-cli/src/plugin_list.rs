@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use stoa_plugin_host::{Hooks, PluginInfo, SearchPath};
+use std::sync::Arc;
+use stoa_plugin_host::{Hooks, PluginInfo, SearchPath, Trust};
 
 /// `stoa plugins`'s options.
 #[derive(clap::Args)]
@@ -15,12 +16,37 @@ pub(crate) struct PluginsArgs {
     /// searched too, and each book's plugins are shown as its build finds them.
     #[arg(long, default_value = "books", value_name = "DIR")]
     books: PathBuf,
+    /// List (and so load) the native libraries that books bring even if
+    /// you have not trusted them, as `stoa build --trust-plugins` does.
+    #[arg(long)]
+    trust_plugins: bool,
+    #[command(subcommand)]
+    command: Option<PluginsCommand>,
 }
 
-fn search(cli_dirs: &[PathBuf], book_dir: Option<&std::path::Path>) -> SearchPath {
+/// What `stoa plugins` does besides listing.
+#[derive(clap::Subcommand)]
+pub(crate) enum PluginsCommand {
+    /// Trust native plugin libraries that a book brings in its `plugin-dir`:
+    /// each library's path and the SHA-256 of its bytes go into your trust
+    /// list (~/.config/stoa/trusted.toml, or STOA_TRUST_FILE); a library
+    /// whose bytes change is untrusted again.
+    Trust {
+        /// The library files to trust.
+        #[arg(required = true, value_name = "LIBRARY")]
+        libraries: Vec<PathBuf>,
+    },
+}
+
+fn search(
+    cli_dirs: &[PathBuf],
+    book_dir: Option<&std::path::Path>,
+    trust: &Arc<Trust>,
+) -> SearchPath {
     let env = std::env::var_os("STOA_PLUGIN_PATH");
     let exe_dir = SearchPath::current_exe_dir();
     stoa_build::plugin_search(cli_dirs, env.as_deref(), book_dir, exe_dir.as_deref())
+        .with_trust(Arc::clone(trust))
 }
 
 fn hook_names(hooks: Hooks) -> String {
@@ -57,8 +83,15 @@ fn line(info: &PluginInfo) -> String {
 /// would load them. Fails when a library does not load or a book's plugin
 /// is not found.
 pub(crate) fn run(args: PluginsArgs) -> ExitCode {
+    if let Some(PluginsCommand::Trust { libraries }) = &args.command {
+        return crate::trust::run_trust(libraries);
+    }
+    let trust = match crate::trust::user_trust(args.trust_plugins) {
+        Ok(trust) => trust,
+        Err(code) => return code,
+    };
     let mut failed = false;
-    let base = search(&args.plugin_dir, None);
+    let base = search(&args.plugin_dir, None, &trust);
     for entry in stoa_plugin_host::list(&base) {
         match entry {
             Ok(info) => outln!("{}", line(&info)),
@@ -80,14 +113,20 @@ pub(crate) fn run(args: PluginsArgs) -> ExitCode {
                 continue;
             }
         };
-        let search = search(&args.plugin_dir, config.plugin_dir.as_deref());
+        let search = search(&args.plugin_dir, config.plugin_dir.as_deref(), &trust);
         if let Some(plugin_dir) = &config.plugin_dir {
             outln!(
                 "\nin {} (plugin-dir of {}):",
                 plugin_dir.display(),
                 config.file
             );
-            let only_there = SearchPath::new([plugin_dir.clone()]);
+            // The book's own folder: its native libraries are listed (and
+            // so loaded) only when trusted, unless the user names it too.
+            let only_there = if args.plugin_dir.contains(plugin_dir) {
+                SearchPath::new([plugin_dir.clone()])
+            } else {
+                SearchPath::project(plugin_dir.clone()).with_trust(Arc::clone(&trust))
+            };
             let found = stoa_plugin_host::list(&only_there);
             if found.is_empty() {
                 outln!("  no plugin libraries");
@@ -108,10 +147,18 @@ pub(crate) fn run(args: PluginsArgs) -> ExitCode {
         outln!("\nbook `{}` ({}) uses:", config.id, config.file);
         for plugin in &config.plugins {
             match stoa_plugin_host::load(&plugin.name, &search) {
-                Ok(loaded) => outln!("  {:<16} {}", plugin.name, loaded.origin()),
+                Ok(loaded) => {
+                    let from_book = !loaded.is_builtin() && search.is_from_project(loaded.path());
+                    let note = match (from_book, trust.trusts_everything()) {
+                        (false, _) => "",
+                        (true, false) => "  (the book's own library, trusted)",
+                        (true, true) => "  (the book's own library, trusted for this run)",
+                    };
+                    outln!("  {:<16} {}{note}", plugin.name, loaded.origin())
+                }
                 Err(error) => {
                     failed = true;
-                    outln!("  {:<16} NOT FOUND", plugin.name);
+                    outln!("  {:<16} NOT LOADED", plugin.name);
                     eprintln!("{}:{}: {error}", config.file, plugin.line);
                 }
             }

@@ -56,7 +56,13 @@
 //! A plugin is native code running inside stoa: loading it runs it. The host
 //! defends against plugins that are *wrong* (not a library, another ABI,
 //! bad JSON, panics caught by the SDK; crashes and hangs when isolated), not
-//! against malicious ones: an isolated plugin still runs as the user.
+//! against malicious ones: an isolated plugin still runs as the user. So a
+//! native library found in a folder the *project* chose (a book's
+//! `plugin-dir`) is loaded, isolated or not, only when the user trusts it
+//! ([`Trust`]: by path and SHA-256 in a list outside the project, or every
+//! library for one run); the folders the user names, the built-in plugins
+//! and the executable's folder need no trust, nor does a WebAssembly
+//! module, which runs sandboxed.
 
 mod apply;
 // The only unsafe code of the host: dlopen, the descriptor and hook calls.
@@ -68,6 +74,7 @@ mod host_api;
 mod isolate;
 mod load;
 mod search;
+mod trust;
 // WebAssembly plugins, sandboxed by wasmi: safe code only.
 mod wasm;
 mod worker;
@@ -78,5 +85,6 @@ pub use load::{LoadedPlugin, PluginInfo, list, load, load_isolated, load_wasm};
 pub use search::SearchPath;
 pub use stoa_sdk::Hooks;
 pub use stoa_sdk::abi::ABI_VERSION;
+pub use trust::{Trust, sha256_file};
 pub use wasm::{DEFAULT_MEMORY, FUEL_PER_SECOND, WasmLimits};
 pub use worker::{serve_builtin, serve_isolated};

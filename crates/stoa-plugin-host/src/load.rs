@@ -184,7 +184,10 @@ pub fn load(name: &str, search: &SearchPath) -> Result<Arc<LoadedPlugin>, Diagno
         );
     }
     match find(name, search)? {
-        Place::File(path) => load_path(name, &path),
+        Place::File(path) => {
+            search.check_trust(name, &path)?;
+            load_path(name, &path)
+        }
         Place::Builtin(plugin) => Ok(builtin(plugin)),
     }
 }
@@ -215,11 +218,16 @@ pub fn load_isolated(
     isolation: &Isolation,
 ) -> Result<Arc<LoadedPlugin>, Diagnostic> {
     let (path, isolation, builtin) = match find(name, search)? {
-        Place::File(path) => (
-            path.canonicalize().unwrap_or(path),
-            isolation.clone(),
-            false,
-        ),
+        // A process of its own is no sandbox: the library still runs as
+        // the user, so it needs the same trust.
+        Place::File(path) => {
+            search.check_trust(name, &path)?;
+            (
+                path.canonicalize().unwrap_or(path),
+                isolation.clone(),
+                false,
+            )
+        }
         // The child serves the plugin built into it: `stoa plugin-host --builtin <name>`.
         Place::Builtin(plugin) => {
             let mut isolation = isolation.clone();
@@ -287,7 +295,12 @@ pub fn list(search: &SearchPath) -> Vec<Result<PluginInfo, Diagnostic>> {
             Some(dir) => {
                 for (name, path) in plugin_files(dir) {
                     let shadowed = shadowed(&name);
-                    out.push(load_path(&name, &path).map(|p| info(&p, shadowed)));
+                    // Listing loads a library: one the project brings is
+                    // loaded only when trusted, as a build would.
+                    let loaded = search
+                        .check_trust(&name, &path)
+                        .and_then(|()| load_path(&name, &path));
+                    out.push(loaded.map(|p| info(&p, shadowed)));
                 }
             }
             None => {

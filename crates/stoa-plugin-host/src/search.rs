@@ -4,7 +4,10 @@ use std::env::consts::{DLL_PREFIX, DLL_SUFFIX};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use stoa_sdk::Diagnostic;
 use stoa_sdk::builtin::BuiltinPlugin;
+
+use crate::trust::Trust;
 
 /// The folders searched for plugins, in order, and the plugins built into
 /// stoa, searched before the folder of the executable; the first match wins.
@@ -18,12 +21,20 @@ pub struct SearchPath {
     /// built-in plugin; the executable's folder, where cargo leaves the
     /// bundled plugins' libraries of a development build, does not.
     builtins_at: usize,
+    /// The folders the project chose (a book's `plugin-dir`) and the user
+    /// did not name as well: a native library found there is loaded only
+    /// when `trust` trusts it.
+    project_dirs: Vec<PathBuf>,
+    /// What the user trusts of the libraries in `project_dirs`.
+    trust: Arc<Trust>,
 }
 
 impl PartialEq for SearchPath {
     fn eq(&self, other: &Self) -> bool {
         self.dirs == other.dirs
             && self.builtins_at == other.builtins_at
+            && self.project_dirs == other.project_dirs
+            && self.trust == other.trust
             && self.builtin_names().eq(other.builtin_names())
     }
 }
@@ -54,13 +65,27 @@ impl SearchPath {
             dirs: unique,
             builtins: Vec::new(),
             builtins_at,
+            project_dirs: Vec::new(),
+            trust: Arc::default(),
         }
+    }
+
+    /// A search path of one folder that a project chose (a book's
+    /// `plugin-dir`): its native libraries need the user's trust (see
+    /// [`Self::with_trust`]); trusted by nobody until then.
+    pub fn project(dir: PathBuf) -> Self {
+        let mut search = SearchPath::new([dir.clone()]);
+        search.project_dirs.push(dir);
+        search
     }
 
     /// The standard order for one book: `--plugin-dir` options, then the
     /// folders of `STOA_PLUGIN_PATH` (its value, as [`Self::from_env_var`]
     /// reads it), then the book's `plugin-dir` (already resolved against the
-    /// book's folder), then the folder of the stoa executable.
+    /// book's folder), then the folder of the stoa executable. The book's
+    /// folder is the project's choice: its native libraries need the
+    /// user's trust ([`Self::with_trust`]) unless the user names the same
+    /// folder too.
     pub fn standard(
         cli_dirs: &[PathBuf],
         env_value: Option<&OsStr>,
@@ -82,7 +107,47 @@ impl SearchPath {
                 .chain(exe_dir.map(Path::to_path_buf)),
         );
         search.builtins_at = named;
+        let user_named = |dir: &Path| {
+            cli_dirs.iter().any(|d| same_dir(d, dir))
+                || env_value.is_some_and(|v| std::env::split_paths(v).any(|d| same_dir(&d, dir)))
+        };
+        search.project_dirs = book_dir
+            .filter(|dir| !user_named(dir))
+            .map(Path::to_path_buf)
+            .into_iter()
+            .collect();
         search
+    }
+
+    /// The same search path with what the user trusts of the libraries a
+    /// project brings.
+    pub fn with_trust(mut self, trust: Arc<Trust>) -> Self {
+        self.trust = trust;
+        self
+    }
+
+    /// Ok when the file at `path`, found for plugin `name`, may be loaded:
+    /// a WebAssembly module always (it runs sandboxed), a native library
+    /// when it is not in a folder the project chose or the user trusts it.
+    pub(crate) fn check_trust(&self, name: &str, path: &Path) -> Result<(), Diagnostic> {
+        if is_wasm(path) || !self.is_from_project(path) {
+            return Ok(());
+        }
+        self.trust.check(name, path)
+    }
+
+    /// True when `path` lies in a folder the project chose (a book's
+    /// `plugin-dir` that the user did not name too).
+    /// The path as found or as canonical: either way, a library the
+    /// project brings is the project's.
+    pub fn is_from_project(&self, path: &Path) -> bool {
+        let canonical = |p: &Path| p.canonicalize().ok();
+        self.project_dirs.iter().any(|dir| {
+            path.starts_with(dir)
+                || canonical(dir)
+                    .zip(canonical(path))
+                    .is_some_and(|(dir, path)| path.starts_with(dir))
+        })
     }
 
     /// The same search path with `builtins` (plugins linked into stoa)
@@ -154,6 +219,15 @@ impl SearchPath {
     pub fn dirs(&self) -> &[PathBuf] {
         &self.dirs
     }
+}
+
+/// True when `a` and `b` name one folder: as written, or once canonical.
+fn same_dir(a: &Path, b: &Path) -> bool {
+    a == b
+        || a.canonicalize()
+            .ok()
+            .zip(b.canonicalize().ok())
+            .is_some_and(|(a, b)| a == b)
 }
 
 /// True for a name a plugin may have: ASCII letters, digits, `-` and `_`.
@@ -291,6 +365,26 @@ mod tests {
         assert!(search.find("other", &file_names("other")).is_none());
         assert_eq!(search.places().len(), 3, "named, built-ins, exe");
         std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    #[test]
+    fn the_books_folder_is_the_projects_unless_the_user_names_it_too() {
+        let book = Path::new("/book/plugins");
+        let lib = book.join("libstoa_plugin_x.so");
+        let s = SearchPath::standard(&[], None, Some(book), Some(Path::new("/bin")));
+        assert!(s.is_from_project(&lib));
+        assert!(!s.is_from_project(Path::new("/bin/libstoa_plugin_x.so")));
+        assert!(s.check_trust("x", &book.join("stoa_plugin_x.wasm")).is_ok());
+        let error = s.check_trust("x", &lib).unwrap_err().to_string();
+        assert!(
+            error.contains("cannot be read"),
+            "hashed before any load: {error}"
+        );
+        let named = SearchPath::standard(&[book.to_path_buf()], None, Some(book), None);
+        assert!(!named.is_from_project(&lib));
+        let env = std::env::join_paths(["/e", "/book/plugins"]).unwrap();
+        let in_env = SearchPath::standard(&[], Some(&env), Some(book), None);
+        assert!(!in_env.is_from_project(&lib));
     }
 
     #[test]

@@ -400,12 +400,21 @@ fn a_module_of_another_abi_version_is_refused_when_it_loads() {
 
 #[test]
 fn a_module_may_import_nothing_but_the_host_api() {
-    // WASI's files, environment and clock; another module's function; a
-    // host function stoa does not have; a host function of another type;
-    // a memory or a table of the host's.
+    // WASI's files (read, write, remove), sockets, environment and clock;
+    // another module's function; a host function stoa does not have; a
+    // host function of another type; a memory or a table of the host's.
+    // A module a project brings needs no trust because of this: it can
+    // reach nothing but what the host API lends it (a project's `.wasm`
+    // loads untrusted, tests/testsuite/wasm_plugins.rs).
     let imports = [
         r#"(import "wasi_snapshot_preview1" "path_open" (func (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))"#,
         r#"(import "wasi_snapshot_preview1" "fd_read" (func (param i32 i32 i32 i32) (result i32)))"#,
+        r#"(import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))"#,
+        r#"(import "wasi_snapshot_preview1" "path_unlink_file" (func (param i32 i32 i32) (result i32)))"#,
+        r#"(import "wasi_snapshot_preview1" "sock_accept" (func (param i32 i32 i32) (result i32)))"#,
+        r#"(import "wasi_snapshot_preview1" "sock_send" (func (param i32 i32 i32 i32 i32) (result i32)))"#,
+        r#"(import "wasi:sockets/tcp" "connect" (func (param i32 i32) (result i32)))"#,
+        r#"(import "wasi_snapshot_preview1" "proc_exit" (func (param i32)))"#,
         r#"(import "wasi_snapshot_preview1" "environ_get" (func (param i32 i32) (result i32)))"#,
         r#"(import "wasi_snapshot_preview1" "clock_time_get" (func (param i32 i64 i32) (result i32)))"#,
         r#"(import "env" "getenv" (func (param i32) (result i32)))"#,
