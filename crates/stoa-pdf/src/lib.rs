@@ -12,6 +12,7 @@ mod diag;
 mod diagram;
 #[cfg(test)]
 mod escape;
+mod fonts;
 mod formulas;
 mod pages;
 mod png_out;

@@ -15,6 +15,8 @@ use typst::{Library, LibraryExt, World};
 
 use stoa_render::Theme;
 
+use crate::fonts;
+
 /// The virtual path of the generated main file.
 pub(crate) const MAIN_PATH: &str = "/main.typ";
 /// The virtual folder that holds the theme.
@@ -23,18 +25,24 @@ const THEME_PREFIX: &str = "/theme/";
 /// Fonts and their book, shared by every compilation with the same theme.
 pub(crate) struct FontSet {
     book: LazyHash<FontBook>,
-    fonts: Vec<Font>,
+    fonts: Vec<Slot>,
 }
 
-/// The fonts that typst-assets embeds; parsing them takes a while, so once
-/// per process.
-fn embedded_fonts() -> &'static [Font] {
-    static FONTS: OnceLock<Vec<Font>> = OnceLock::new();
-    FONTS.get_or_init(|| {
-        typst_assets::fonts()
-            .flat_map(|data| Font::iter(Bytes::new(data)))
-            .collect()
-    })
+/// One font of a set: a theme's, read already, or an embedded one (its
+/// index in [`fonts::faces`]), inflated when a document first uses it.
+enum Slot {
+    Theme(Font),
+    Embedded(usize),
+}
+
+impl FontSet {
+    /// Font `index` of the book.
+    fn font(&self, index: usize) -> Option<Font> {
+        match self.fonts.get(index)? {
+            Slot::Theme(font) => Some(font.clone()),
+            Slot::Embedded(i) => fonts::font(*i),
+        }
+    }
 }
 
 /// The embedded fonts plus those in `<theme>/fonts/`, cached per theme folder
@@ -49,15 +57,21 @@ pub(crate) fn font_set(theme: &Theme) -> Arc<FontSet> {
     }
     // Built outside the lock: two threads may both build it, which is
     // harmless, while holding the lock would serialize unrelated themes.
-    let mut fonts = match theme.dir() {
+    let own = match theme.dir() {
         Some(dir) => theme_fonts(&dir.join("fonts")),
         None => Vec::new(),
     };
-    fonts.extend(embedded_fonts().iter().cloned());
-    let set = Arc::new(FontSet {
-        book: LazyHash::new(FontBook::from_fonts(&fonts)),
-        fonts,
-    });
+    let infos = own
+        .iter()
+        .map(|font| font.info().clone())
+        .chain(fonts::faces().iter().map(|face| face.info().clone()));
+    let book = LazyHash::new(FontBook::from_infos(infos));
+    let fonts = own
+        .into_iter()
+        .map(Slot::Theme)
+        .chain((0..fonts::faces().len()).map(Slot::Embedded))
+        .collect();
+    let set = Arc::new(FontSet { book, fonts });
     lock(sets).entry(key).or_insert(set).clone()
 }
 
@@ -318,7 +332,7 @@ impl World for StoaWorld {
     }
 
     fn font(&self, index: usize) -> Option<Font> {
-        self.fonts.fonts.get(index).cloned()
+        self.fonts.font(index)
     }
 
     /// The book's date, whatever the clock says, so that output is reproducible.
