@@ -30,6 +30,7 @@ mod incremental;
 mod index;
 mod install;
 mod languages;
+mod links;
 mod locale_agree;
 mod math;
 mod no_plugin_names;

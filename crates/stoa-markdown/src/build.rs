@@ -733,8 +733,24 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Returns the URL if it is safe to link to; warns and returns `None` otherwise.
+    /// Returns the URL if it is safe to link to; warns and returns `None`
+    /// otherwise. A link with no address (`[text]()`) is its text, with a
+    /// warning: Typst refuses an empty URL, and an EPUB reader has nowhere
+    /// to go. A scheme-less web address (`www.site.com/x`) is an `https:`
+    /// link, as every browser's address bar reads it, not a file of the book.
     fn checked_url(&mut self, url: &str, offset: usize) -> Option<String> {
+        if url.trim().is_empty() {
+            let pos = self.lines.pos(offset);
+            self.out.diagnostics.push(
+                Diagnostic::warning("a link with no address; its text is kept")
+                    .at(pos.line, pos.column)
+                    .with_hint("write the address between the parentheses, `[text](https://…)`, or drop the brackets"),
+            );
+            return None;
+        }
+        if scheme(url).is_none() && url.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("www.")) {
+            return Some(crate::url::encode(&format!("https://{url}")));
+        }
         match scheme(url) {
             Some(s) if !SAFE_SCHEMES.contains(&s.to_ascii_lowercase().as_str()) => {
                 let pos = self.lines.pos(offset);

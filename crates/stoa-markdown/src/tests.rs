@@ -61,6 +61,41 @@ fn javascript_links_are_dropped_with_a_warning() {
 }
 
 #[test]
+fn a_link_with_no_address_is_its_text_with_a_warning() {
+    let parsed = parse("intro\n\nsee [the docs]() and [this]( <> ) now", 3);
+    let Block::Paragraph { content } = &parsed.blocks[1] else {
+        panic!()
+    };
+    assert_eq!(content, &vec![Inline::text("see the docs and this now")]);
+    assert_eq!(parsed.diagnostics.len(), 2, "{:?}", parsed.diagnostics);
+    let first = &parsed.diagnostics[0];
+    assert!(first.message.contains("no address"), "{first}");
+    assert_eq!((first.line, first.column), (Some(5), Some(5)));
+}
+
+#[test]
+fn a_web_address_without_its_scheme_is_an_https_link() {
+    let Block::Paragraph { content } = only("[site](<www.example.com/a b>) and [up](WWW.X.org)")
+    else {
+        panic!()
+    };
+    let urls: Vec<&str> = content
+        .iter()
+        .filter_map(|i| match i {
+            Inline::Link { url, .. } => Some(url.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(urls, ["https://www.example.com/a%20b", "https://WWW.X.org"]);
+    // A file of the book whose name starts so is not a web address: it has
+    // a folder or an extension, never a bare `www.` host; left as it is.
+    let Block::Paragraph { content } = only("[f](./www.notes.md)") else {
+        panic!()
+    };
+    assert!(matches!(&content[0], Inline::Link { url, .. } if url == "./www.notes.md"));
+}
+
+#[test]
 fn obfuscated_schemes_are_caught() {
     assert_eq!(scheme_of("JaVaScRiPt:x"), Some("JaVaScRiPt".into()));
     assert_eq!(scheme_of("java&#9;script:x"), Some("javascript".into()));

@@ -1,0 +1,40 @@
+//! Links as real posts write them: a link with no address (`[text]()`)
+//! is its text with a warning at its place, and the PDF is still made
+//! (Typst refuses an empty URL: the whole edition's PDF was lost for one
+//! link); a scheme-less web address (`www.site.com/x`) is an https link,
+//! not a file the EPUB lacks.
+
+use crate::prelude::*;
+
+#[test]
+fn an_empty_link_and_a_bare_www_address_make_good_books() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = stoa(tmp.path(), &["new", "b", "--lang", "en"]);
+    assert!(out.status.success(), "{}", output_text(&out));
+    let root = tmp.path().join("b");
+    let post = root.join("books/posts/welcome/en.md");
+    let mut text = std::fs::read_to_string(&post).unwrap();
+    text.push_str("\nSee [the docs]() and [the site](www.example.com/x).\n");
+    std::fs::write(&post, text).unwrap();
+    let line = line_of(&root, "books/posts/welcome/en.md", "[the docs]()");
+
+    let out = stoa(&root, &["build", "--no-site", "-f", "epub", "-f", "pdf"]);
+    let printed = output_text(&out);
+    assert!(out.status.success(), "{printed}");
+    assert!(
+        printed.contains(&format!(
+            "books/posts/welcome/en.md:{line}:5: warning: a link with no address"
+        )),
+        "{printed}"
+    );
+    let epub = root.join("dist/b/b-en.epub");
+    assert!(root.join("dist/b/b-en.pdf").is_file(), "{printed}");
+    let page = zip_entry(&epub, "OEBPS/welcome.xhtml");
+    assert!(page.contains("See the docs and"), "{page}");
+    assert!(
+        page.contains(r#"href="https://www.example.com/x""#),
+        "{page}"
+    );
+    let found = epubcheck(&[epub]);
+    assert!(found.is_empty(), "EPUBCheck: {found:?}");
+}
