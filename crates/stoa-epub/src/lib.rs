@@ -261,6 +261,9 @@ fn sections(blocks: &[Block]) -> Vec<(String, String)> {
             } => Some((id.clone(), inlines_text(content))),
             _ => None,
         })
+        // An empty heading (`##` alone, or only markup) names nothing a
+        // reader could choose: no entry, and so no empty list in nav.xhtml.
+        .filter(|(_, title)| !title.trim().is_empty())
         .collect()
 }
 
@@ -536,6 +539,30 @@ mod tests {
             errors[0].message.contains("/no/theme/epub.css"),
             "{errors:?}"
         );
+    }
+
+    #[test]
+    fn an_empty_heading_is_no_navigation_entry() {
+        let mut book = book();
+        let heading = |id: &str, text: &str| Block::Heading {
+            level: 2,
+            id: id.into(),
+            content: if text.is_empty() {
+                Vec::new()
+            } else {
+                vec![Inline::text(text)]
+            },
+        };
+        book.chapters[0].blocks = vec![heading("empty", ""), heading("blank", " ")];
+        let nav = entry(&epub(&book), "OEBPS/nav.xhtml");
+        assert!(!nav.contains("#empty") && !nav.contains("#blank"), "{nav}");
+        assert!(
+            !nav.contains("<ol></ol>") && !nav.contains("<ol/>"),
+            "{nav}"
+        );
+        book.chapters[0].blocks.push(heading("real", "Real"));
+        let nav = entry(&epub(&book), "OEBPS/nav.xhtml");
+        assert!(nav.contains("#real") && !nav.contains("#empty"), "{nav}");
     }
 
     #[test]
