@@ -128,3 +128,15 @@ fn book(blocks: Vec<Block>) -> Book {
         print: Print::default(),
     }
 }
+
+/// A bibliography file read as each format stoa reads (BibTeX, CSL-JSON,
+/// hayagriva's YAML): a clear error or a library, never a panic or a
+/// stack overflow (an `@string` or a `crossref` that leads back to itself).
+pub fn bibliography(data: &[u8]) {
+    let text = text(data);
+    for name in ["refs.bib", "refs.json", "refs.yaml"] {
+        if let Err(e) = stoa_cite::Library::parse(name, &text) {
+            assert!(e.line >= 1 && e.column >= 1, "{name}: {e}");
+        }
+    }
+}

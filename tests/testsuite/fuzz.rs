@@ -53,6 +53,22 @@ const TOKENS: &[&str] = &[
     " -->",
     "<span lang=\"pt-BR\">",
     "</span>",
+    "<sup>",
+    "</sup>",
+    "<b><i>",
+    "</b>",
+    "<div align=\"center\">\n\n",
+    "\n</div>\n",
+    "<center>",
+    "<img src=\"x.png\" alt=\"a\">",
+    "<img src=\"https://x.org/a.png\">",
+    "<iframe src=\"https://www.youtube.com/embed/x\"></iframe>",
+    "<table><tr><td>",
+    "<details><summary>",
+    "<script>",
+    "<kbd>",
+    "<a href=\"javascript:x\">",
+    "<a href=\"#x\">",
     "|",
     "| --- |\n",
     "{#id}",
@@ -147,7 +163,16 @@ fn mutate(rng: &mut Rng, input: &mut Vec<u8>, seeds: &[Vec<u8>]) {
         }
         5 => {
             // Deep nesting: a run of quote or list markers, or emphasis.
-            let token = ["> ", "- ", "  - ", "*", "[", "<span lang=\"en\">"][rng.below(6)];
+            let token = [
+                "> ",
+                "- ",
+                "  - ",
+                "*",
+                "[",
+                "<span lang=\"en\">",
+                "<sup>",
+                "<div>",
+            ][rng.below(8)];
             let run = token.repeat(1 + rng.below(300));
             input.splice(at..at, run.into_bytes());
         }
@@ -198,5 +223,54 @@ fn run(name: &str, input: &[u8]) {
             kept.display(),
             kept.display()
         );
+    }
+}
+
+/// Tokens of BibTeX that reference, nest and join.
+const BIB_TOKENS: &[&str] = &[
+    "@string{s = s # s}\n",
+    "@string{a = b}\n@string{b = a}\n",
+    "crossref = {",
+    "xdata = {",
+    "{",
+    "}",
+    " # ",
+    "\"",
+    "@book{k,",
+    ",",
+    "=",
+    "@comment{",
+    "%",
+    "\\",
+    "[",
+    "]",
+    "\n",
+];
+
+#[test]
+fn mutated_bibliographies_are_read_or_refused_never_a_crash() {
+    let seeds: Vec<Vec<u8>> = ["references.bib", "references.json"]
+        .iter()
+        .map(|f| std::fs::read(fixture("scholarly/books").join(f)).unwrap())
+        .collect();
+    let mut rng = Rng(from_env("STOA_FUZZ_SEED", SEED).max(1));
+    let cases = from_env("STOA_FUZZ_CASES", CASES as u64) as usize / 2;
+    for i in 0..cases {
+        let mut input = seeds[i % seeds.len()].clone();
+        for _ in 0..1 + rng.below(6) {
+            let at = rng.below(input.len() + 1);
+            match rng.below(4) {
+                0 => {
+                    let token = BIB_TOKENS[rng.below(BIB_TOKENS.len())];
+                    input.splice(at..at, token.repeat(1 + rng.below(100)).into_bytes());
+                }
+                1 => {
+                    let end = (at + rng.below(200)).min(input.len());
+                    input.drain(at..end);
+                }
+                _ => mutate(&mut rng, &mut input, &seeds),
+            }
+        }
+        case::bibliography(&input);
     }
 }

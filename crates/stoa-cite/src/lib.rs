@@ -10,6 +10,7 @@
 //! each `[@key, p. 12]` of the book into a [`Cite`], then [`format`] them all
 //! at once, in reading order (numbering and "ibid." depend on the order).
 
+mod bib_graph;
 mod csl_json;
 mod format;
 mod inlines;

@@ -96,6 +96,9 @@ impl Library {
 }
 
 fn from_bib(text: &str) -> Result<hayagriva::Library, SourceError> {
+    // The parser resolves @strings and crossrefs by recursion: a cycle
+    // would end the process, so the file's references are checked first.
+    crate::bib_graph::check(text)?;
     hayagriva::io::from_biblatex_str(text).map_err(|errors| {
         let first = errors.into_iter().next();
         let (span, message) = match first {
@@ -129,7 +132,7 @@ fn from_yaml(text: &str) -> Result<hayagriva::Library, SourceError> {
 }
 
 /// The 1-based line and column of byte `offset` in `text`.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..text.floor_char_boundary(offset.min(text.len()))];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
@@ -161,6 +164,34 @@ mod tests {
         let error = Library::parse("refs.bib", broken).unwrap_err();
         assert!(error.line >= 5, "{error}");
         assert!(error.message.starts_with("BibTeX: "), "{error}");
+    }
+
+    /// Each of these ended the process with a stack overflow inside the
+    /// parser (exit 134, no message) before the file's references were
+    /// checked first.
+    #[test]
+    fn reference_cycles_are_errors_at_their_line_not_a_crash() {
+        for (text, line, words) in [
+            (
+                "@string{s = s # s}\n@book{a, title = s}\n",
+                1,
+                "built from itself",
+            ),
+            (
+                "@book{a, title = {A}}\n@book{b, crossref = {b}}\n",
+                2,
+                "takes its fields from itself",
+            ),
+            (
+                "@book{a, xdata = {b}}\n@xdata{b, xdata = {a}}\n",
+                1,
+                "(a → b → a)",
+            ),
+        ] {
+            let error = Library::parse("refs.bib", text).unwrap_err();
+            assert_eq!(error.line, line, "{error}");
+            assert!(error.message.contains(words), "{error}");
+        }
     }
 
     #[test]
