@@ -196,7 +196,7 @@ fn every_epub_of_the_fixtures_passes_ace() {
     let torture = torture_project();
     epubs.extend(build_epubs(torture.path(), &["pdf", "epub"]));
     projects.push(torture);
-    for fixture_books in ["footnotes/books", "notes-agree/books"] {
+    for fixture_books in ["footnotes/books", "notes-agree/books", "raw-html/books"] {
         let project = project_from(&fixture(fixture_books));
         epubs.extend(build_epubs(project.path(), &["epub"]));
         projects.push(project);
@@ -206,7 +206,7 @@ fn every_epub_of_the_fixtures_passes_ace() {
     let scholarly = project_from(&fixture("scholarly/books"));
     epubs.extend(build_epubs(scholarly.path(), &["pdf", "epub"]));
     projects.push(scholarly);
-    assert!(epubs.len() >= 14, "{epubs:?}");
+    assert!(epubs.len() >= 16, "{epubs:?}");
     let problems = ace(&epubs);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

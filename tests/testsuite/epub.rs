@@ -109,10 +109,9 @@ fn torture_posts_pass_epubcheck() {
         "raw HTML is shown as text"
     );
     assert!(
-        html.contains("&lt;script&gt;alert"),
-        "scripts are text, never markup"
+        !html.contains("<script") && !html.contains("xss"),
+        "a script is left out, neither markup nor text"
     );
-    assert!(!html.contains("<script"), "no script element");
     let links = zip_entry(epub, "OEBPS/links-and-notes.xhtml");
     assert!(
         !links.contains("javascript:")

@@ -47,6 +47,7 @@ mod plugin_hooks;
 mod plugin_new;
 mod plugins;
 mod printing;
+mod raw_html;
 mod raw_output;
 mod robust;
 mod scale;

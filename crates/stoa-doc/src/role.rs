@@ -37,6 +37,19 @@ pub enum Role {
     /// attributes for display math. Older plugins pass it through as a
     /// role they do not know.
     Math,
+    /// Raised text: an exponent, an ordinal's letters (`sup`).
+    Superscript,
+    /// Lowered text: a count in a chemical formula (`sub`).
+    Subscript,
+    /// Keys to press (`kbd`).
+    Keyboard,
+    /// Words marked for the reader's attention (`mark`).
+    Highlight,
+    /// An abbreviation (`abbr`), its expansion in the `title` attribute
+    /// when the author gave one.
+    Abbreviation,
+    /// Underlined or inserted words (`u`, `ins`).
+    Underline,
     /// A role named by a newer tree version or by a plugin; rendered as a
     /// plain container.
     Other(String),
@@ -44,7 +57,7 @@ pub enum Role {
 
 impl Role {
     /// Every role this version knows, for documentation and tests.
-    pub const KNOWN: [Role; 9] = [
+    pub const KNOWN: [Role; 15] = [
         Role::DefinitionList,
         Role::Glossary,
         Role::Term,
@@ -54,6 +67,12 @@ impl Role {
         Role::Turn,
         Role::Speaker,
         Role::Math,
+        Role::Superscript,
+        Role::Subscript,
+        Role::Keyboard,
+        Role::Highlight,
+        Role::Abbreviation,
+        Role::Underline,
     ];
 
     /// The name on the wire and in the Typst theme, e.g. `definition-list`.
@@ -68,6 +87,12 @@ impl Role {
             Role::Turn => "turn",
             Role::Speaker => "speaker",
             Role::Math => "math",
+            Role::Superscript => "superscript",
+            Role::Subscript => "subscript",
+            Role::Keyboard => "keyboard",
+            Role::Highlight => "highlight",
+            Role::Abbreviation => "abbreviation",
+            Role::Underline => "underline",
             Role::Other(name) => name,
         }
     }
@@ -78,6 +103,20 @@ impl Role {
             .into_iter()
             .find(|r| r.name() == name)
             .unwrap_or_else(|| Role::Other(name.to_string()))
+    }
+
+    /// The (X)HTML phrase element of a span with this role (`sup`, `kbd`,
+    /// …), when it is one.
+    pub fn html_element(&self) -> Option<&'static str> {
+        match self {
+            Role::Superscript => Some("sup"),
+            Role::Subscript => Some("sub"),
+            Role::Keyboard => Some("kbd"),
+            Role::Highlight => Some("mark"),
+            Role::Abbreviation => Some("abbr"),
+            Role::Underline => Some("u"),
+            _ => None,
+        }
     }
 
     /// Whether the container is a list of terms and definitions.

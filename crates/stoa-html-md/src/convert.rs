@@ -40,6 +40,9 @@ pub(crate) enum Inline {
     Em(Vec<Inline>),
     Strong(Vec<Inline>),
     Strike(Vec<Inline>),
+    /// A phrase element Markdown has no syntax for (`sup`, `sub`, `mark`),
+    /// written as that element, which stoa reads.
+    Phrase(&'static str, Vec<Inline>),
     Code(String),
     Link {
         href: String,
@@ -696,6 +699,19 @@ impl<'a> Converter<'a> {
                 let inner = self.inlines(n, depth);
                 self.in_strike = false;
                 vec![Inline::Strike(inner)]
+            }
+            "sup" | "sub" | "mark" => {
+                let inner = self.inlines(n, depth);
+                // A note's number in `<sup>` is the note's reference.
+                if inner.iter().all(|i| matches!(i, Inline::NoteRef(_))) || !has_visible(&inner) {
+                    return inner;
+                }
+                let name = match tag.as_str() {
+                    "sup" => "sup",
+                    "sub" => "sub",
+                    _ => "mark",
+                };
+                vec![Inline::Phrase(name, inner)]
             }
             "code" | "kbd" | "samp" | "var" | "tt" => vec![Inline::Code(dom.text(n))],
             "q" => {
@@ -1356,7 +1372,9 @@ pub(crate) fn shorten(s: &str) -> String {
 pub(crate) fn has_visible(inl: &[Inline]) -> bool {
     inl.iter().any(|i| match i {
         Inline::Text(t) => t.chars().any(|c| !c.is_whitespace()),
-        Inline::Em(v) | Inline::Strong(v) | Inline::Strike(v) => has_visible(v),
+        Inline::Em(v) | Inline::Strong(v) | Inline::Strike(v) | Inline::Phrase(_, v) => {
+            has_visible(v)
+        }
         Inline::Link { content, .. } => has_visible(content),
         Inline::Code(c) => !c.trim().is_empty(),
         Inline::Image { .. } | Inline::NoteRef(_) => true,

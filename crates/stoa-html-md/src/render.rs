@@ -28,7 +28,9 @@ fn merge_texts(inl: &mut Vec<Inline>) {
     let mut out: Vec<Inline> = Vec::with_capacity(inl.len());
     for mut x in std::mem::take(inl) {
         match &mut x {
-            Inline::Em(v) | Inline::Strong(v) | Inline::Strike(v) => merge_texts(v),
+            Inline::Em(v) | Inline::Strong(v) | Inline::Strike(v) | Inline::Phrase(_, v) => {
+                merge_texts(v)
+            }
             Inline::Link { content, .. } => merge_texts(content),
             _ => {}
         }
@@ -63,7 +65,9 @@ fn normalize(inl: &mut Vec<Inline>) {
                     }
                     *t = out;
                 }
-                Inline::Em(v) | Inline::Strong(v) | Inline::Strike(v) => fold(v, space),
+                Inline::Em(v) | Inline::Strong(v) | Inline::Strike(v) | Inline::Phrase(_, v) => {
+                    fold(v, space)
+                }
                 Inline::Link { content, .. } => fold(content, space),
                 Inline::Break => *space = true,
                 Inline::Code(_) | Inline::Image { .. } | Inline::NoteRef(_) => *space = false,
@@ -84,7 +88,7 @@ fn normalize(inl: &mut Vec<Inline>) {
                         return true;
                     }
                 }
-                Inline::Em(v) | Inline::Strong(v) | Inline::Strike(v) => {
+                Inline::Em(v) | Inline::Strong(v) | Inline::Strike(v) | Inline::Phrase(_, v) => {
                     if trim_end(v) {
                         return true;
                     }
@@ -274,6 +278,9 @@ fn inlines(inl: &[Inline], ctx: Ctx) -> String {
             Inline::Em(v) => out.push_str(&delimit(inlines(v, ctx), "*")),
             Inline::Strong(v) => out.push_str(&delimit(inlines(v, ctx), "**")),
             Inline::Strike(v) => out.push_str(&delimit(inlines(v, ctx), "~~")),
+            Inline::Phrase(name, v) => {
+                out.push_str(&format!("<{name}>{}</{name}>", inlines(v, ctx)))
+            }
             Inline::Code(c) => out.push_str(&code_span(c, ctx)),
             Inline::Link {
                 href,

@@ -390,3 +390,20 @@ fn media_without_a_web_address_is_reported() {
         c.markdown
     );
 }
+
+#[test]
+fn superscripts_subscripts_and_marks_stay_the_elements_stoa_reads() {
+    let md =
+        to_markdown("<p>E = mc<sup>2</sup>, H<sub>2</sub>O, <mark>this</mark>, <sup> </sup>x</p>")
+            .markdown;
+    assert_eq!(
+        md,
+        "E = mc<sup>2</sup>, H<sub>2</sub>O, <mark>this</mark>, x\n"
+    );
+    let parsed = stoa_markdown::parse(&md, 1);
+    let text = format!("{:?}", parsed.blocks);
+    assert!(
+        text.contains("Superscript") && text.contains("Subscript") && text.contains("Highlight"),
+        "{text}"
+    );
+}

@@ -2,19 +2,20 @@
 //! containers: each start event opens a frame, its end event closes it and
 //! hands the finished node to the frame below.
 
-use crate::html::{RawHtml, classify};
 use crate::ids::IdSet;
 use crate::lines::LineIndex;
+use crate::raw_inline::TagNode;
 use crate::typography::bind_punctuation;
 use crate::{ImageRef, Parsed};
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
+use std::collections::HashSet;
 use std::ops::Range;
 use stoa_doc::{Align, Block, Diagnostic, Inline, ListItem};
 
 /// Schemes a link may use; anything else (`javascript:`, `data:`, ...) is dropped.
 const SAFE_SCHEMES: &[&str] = &["http", "https", "mailto", "ftp"];
 
-enum Frame {
+pub(crate) enum Frame {
     /// A container of blocks; loose inlines (tight list items) gather in `pending`.
     Blocks {
         kind: BlocksKind,
@@ -36,6 +37,7 @@ enum Frame {
     },
     Html {
         text: String,
+        offset: usize,
     },
     Table {
         align: Vec<Align>,
@@ -48,14 +50,14 @@ enum Frame {
     },
 }
 
-enum BlocksKind {
+pub(crate) enum BlocksKind {
     Root,
     Quote,
     Item { checked: Option<bool> },
     Footnote { label: String },
 }
 
-enum InlinesKind {
+pub(crate) enum InlinesKind {
     Paragraph,
     Heading {
         level: u8,
@@ -73,29 +75,37 @@ enum InlinesKind {
         url: String,
         title: String,
     },
-    /// `<span lang="…">` … `</span>`: a phrase in another language.
-    Lang {
-        lang: String,
+    /// An HTML element written in the text (`<sup>` … `</sup>`).
+    Tag {
+        name: String,
+        node: TagNode,
     },
     /// `[`, not (yet) a link: the words of an index term when
     /// `]{.index …}` closes it, else the text it was.
     Bracket,
 }
 
+impl InlinesKind {
+    /// Whether the frame is an HTML element's.
+    pub(crate) fn is_tag(&self) -> bool {
+        matches!(self, InlinesKind::Tag { .. })
+    }
+}
+
 pub struct Builder<'a> {
     body: &'a str,
-    lines: LineIndex<'a>,
-    stack: Vec<Frame>,
-    ids: IdSet,
-    out: Parsed,
+    pub(crate) lines: LineIndex<'a>,
+    pub(crate) stack: Vec<Frame>,
+    pub(crate) ids: IdSet,
+    pub(crate) out: Parsed,
     /// Footnote references and definitions with their offsets, to warn
     /// about notes that are never defined or never used.
     note_refs: Vec<(String, usize)>,
     note_defs: Vec<(String, usize)>,
     /// Levels of nesting open: the frames [`counts`] says a reader sees as one.
-    levels: usize,
+    pub(crate) levels: usize,
     /// Of those, the inlines that hold inlines (emphasis, links, spans).
-    inline_levels: usize,
+    pub(crate) inline_levels: usize,
     /// Containers opened beyond [`crate::MAX_NESTING`] and not yet closed:
     /// their events are folded into the deepest frame allowed, so the tree
     /// (and every recursive walk over it later) stays bounded.
@@ -105,6 +115,11 @@ pub struct Builder<'a> {
     /// The end of the last `{.index …}` read: the text events before it
     /// are its source, not the post's words.
     skip_to: usize,
+    /// Reading the Markdown an HTML block became: HTML blocks in it are
+    /// text (stoa-html-md escapes what Markdown would read as markup).
+    pub(crate) nested: bool,
+    /// HTML elements already reported as dropped or unknown.
+    pub(crate) reported_tags: HashSet<String>,
 }
 
 impl<'a> Builder<'a> {
@@ -126,10 +141,28 @@ impl<'a> Builder<'a> {
             too_deep: 0,
             deep_reported: false,
             skip_to: 0,
+            nested: false,
+            reported_tags: HashSet::new(),
         }
     }
 
     pub fn run(mut self) -> Parsed {
+        let mut blocks = self.fold_events();
+        bind_all(&mut blocks);
+        crate::tokens::mark(&mut blocks);
+        self.check_notes();
+        self.out.blocks = blocks;
+        self.out
+    }
+
+    /// The blocks, what was reported and the ids taken, for the Markdown
+    /// an HTML block became (the post's builder finishes them with its own).
+    pub(crate) fn fold(mut self) -> (Vec<Block>, Parsed, IdSet) {
+        let blocks = self.fold_events();
+        (blocks, self.out, self.ids)
+    }
+
+    fn fold_events(&mut self) -> Vec<Block> {
         let body = self.body;
         for (event, range) in Parser::new_ext(body, crate::PARSER_OPTIONS).into_offset_iter() {
             self.event(event, range);
@@ -144,11 +177,7 @@ impl<'a> Builder<'a> {
             unreachable!("the root frame is the last one left")
         };
         flush(&mut blocks, pending);
-        bind_all(&mut blocks);
-        crate::tokens::mark(&mut blocks);
-        self.check_notes();
-        self.out.blocks = blocks;
-        self.out
+        blocks
     }
 
     /// pulldown-cmark leaves a reference to a note that is never defined as
@@ -271,7 +300,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Opens `frame`, counting its level.
-    fn push(&mut self, frame: Frame) {
+    pub(crate) fn push(&mut self, frame: Frame) {
         let level = level(&frame);
         self.levels += usize::from(level != Level::None);
         self.inline_levels += usize::from(level == Level::Inline);
@@ -279,7 +308,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Closes the innermost frame.
-    fn pop(&mut self) -> Option<Frame> {
+    pub(crate) fn pop(&mut self) -> Option<Frame> {
         let frame = self.stack.pop()?;
         let level = level(&frame);
         self.levels -= usize::from(level != Level::None);
@@ -290,7 +319,7 @@ impl<'a> Builder<'a> {
     /// Whether one more level of kind `level` would exceed
     /// [`crate::MAX_NESTING`] or [`crate::MAX_INLINE_NESTING`]; reports the
     /// error at `offset` the first time.
-    fn at_limit(&mut self, offset: usize, level: Level) -> bool {
+    pub(crate) fn at_limit(&mut self, offset: usize, level: Level) -> bool {
         let (limit, what) = match level {
             Level::None => return false,
             Level::Inline if self.inline_levels >= crate::MAX_INLINE_NESTING => (
@@ -354,6 +383,7 @@ impl<'a> Builder<'a> {
             },
             Tag::HtmlBlock => Frame::Html {
                 text: String::new(),
+                offset: range.start,
             },
             Tag::List(start) => Frame::List {
                 start,
@@ -424,7 +454,7 @@ impl<'a> Builder<'a> {
             self.too_deep -= 1;
             return;
         }
-        // A `<span lang>` or a `[` left open ends with the element it is in.
+        // An HTML element or a `[` left open ends with the element it is in.
         self.close_spans();
         let frame = self.pop().expect("an end event closes an open frame");
         match frame {
@@ -458,7 +488,7 @@ impl<'a> Builder<'a> {
                 items,
             }),
             Frame::Code { lang, text } => self.block(Block::Code { lang, text }),
-            Frame::Html { text } => self.html_block(text),
+            Frame::Html { text, offset } => self.html_block(text, offset),
             Frame::Table {
                 align, head, rows, ..
             } => self.block(table(align, head, rows)),
@@ -518,12 +548,7 @@ impl<'a> Builder<'a> {
                     self.inline(inline);
                 }
             }
-            InlinesKind::Lang { lang } => self.inline(Inline::Span {
-                role: None,
-                class: String::new(),
-                attrs: [("lang".to_string(), lang)].into_iter().collect(),
-                content,
-            }),
+            InlinesKind::Tag { node, .. } => self.close_node(node, content),
             InlinesKind::Image { url, title } => self.inline(Inline::Image {
                 url,
                 alt: stoa_doc::inlines_text(&content),
@@ -535,12 +560,12 @@ impl<'a> Builder<'a> {
     fn text(&mut self, text: &str) {
         match self.stack.last_mut() {
             Some(Frame::Code { text: code, .. }) => code.push_str(text),
-            Some(Frame::Html { text: html }) => html.push_str(text),
+            Some(Frame::Html { text: html, .. }) => html.push_str(text),
             _ => self.inline(Inline::text(text)),
         }
     }
 
-    fn inline(&mut self, inline: Inline) {
+    pub(crate) fn inline(&mut self, inline: Inline) {
         match self.stack.last_mut() {
             Some(Frame::Inlines { content, .. }) => push_inline(content, inline),
             Some(Frame::Blocks { pending, .. }) => push_inline(pending, inline),
@@ -548,7 +573,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn block(&mut self, block: Block) {
+    pub(crate) fn block(&mut self, block: Block) {
         if let Some(Frame::Blocks {
             blocks, pending, ..
         }) = self.stack.last_mut()
@@ -570,26 +595,8 @@ impl<'a> Builder<'a> {
 
     fn raw_html_line(&mut self, html: &str, offset: usize) {
         match self.stack.last_mut() {
-            Some(Frame::Html { text }) => text.push_str(html),
+            Some(Frame::Html { text, .. }) => text.push_str(html),
             _ => self.inline_html(html, offset),
-        }
-    }
-
-    /// Raw HTML inside text: a line break, a comment (dropped), a phrase's
-    /// language (`<span lang>` … `</span>`), or literal text.
-    fn inline_html(&mut self, html: &str, offset: usize) {
-        match classify(html) {
-            RawHtml::LineBreak => self.inline(Inline::LineBreak),
-            RawHtml::Comment => {}
-            // Too deep: the phrase keeps its words, not its language.
-            RawHtml::LangOpen(_) if self.at_limit(offset, Level::Inline) => {}
-            RawHtml::LangOpen(lang) => self.push(Frame::Inlines {
-                kind: InlinesKind::Lang { lang },
-                content: Vec::new(),
-            }),
-            RawHtml::SpanClose if self.in_lang() => self.close_lang(),
-            RawHtml::SpanClose => self.inline(Inline::text(html)),
-            RawHtml::Text(text) => self.inline(Inline::text(text)),
         }
     }
 
@@ -668,14 +675,14 @@ impl<'a> Builder<'a> {
         );
     }
 
-    /// Closes the `<span lang>` and `[` frames left open at the top.
+    /// Closes the HTML elements and `[` frames left open at the top.
     fn close_spans(&mut self) {
         loop {
             match self.stack.last() {
                 Some(Frame::Inlines {
-                    kind: InlinesKind::Lang { .. },
+                    kind: InlinesKind::Tag { .. },
                     ..
-                }) => self.close_lang(),
+                }) => self.close_top_tag(),
                 Some(Frame::Inlines {
                     kind: InlinesKind::Bracket,
                     ..
@@ -692,53 +699,12 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Whether the innermost open frame is a `<span lang>`.
-    fn in_lang(&self) -> bool {
-        matches!(
-            self.stack.last(),
-            Some(Frame::Inlines {
-                kind: InlinesKind::Lang { .. },
-                ..
-            })
-        )
-    }
-
-    /// Closes the innermost `<span lang>` into a span tagged with its language.
-    fn close_lang(&mut self) {
-        if let Some(Frame::Inlines { kind, content }) = self.pop() {
-            self.close_inlines(kind, content);
-        }
-    }
-
-    /// An HTML block is shown as the text the author typed, one paragraph,
-    /// its lines kept as line breaks; comments vanish. (A language span
-    /// alone on its lines is an HTML block too: it is shown as typed; a
-    /// phrase is tagged inside a paragraph.)
-    fn html_block(&mut self, text: String) {
-        match classify(&text) {
-            RawHtml::Comment => {}
-            RawHtml::LineBreak => self.block(Block::Paragraph {
-                content: vec![Inline::LineBreak],
-            }),
-            RawHtml::Text(_) | RawHtml::LangOpen(_) | RawHtml::SpanClose => {
-                let mut content = Vec::new();
-                for (i, line) in text.trim_end().lines().enumerate() {
-                    if i > 0 {
-                        content.push(Inline::LineBreak);
-                    }
-                    content.push(Inline::text(line));
-                }
-                self.block(Block::Paragraph { content });
-            }
-        }
-    }
-
     /// Returns the URL if it is safe to link to; warns and returns `None`
     /// otherwise. A link with no address (`[text]()`) is its text, with a
     /// warning: Typst refuses an empty URL, and an EPUB reader has nowhere
     /// to go. A scheme-less web address (`www.site.com/x`) is an `https:`
     /// link, as every browser's address bar reads it, not a file of the book.
-    fn checked_url(&mut self, url: &str, offset: usize) -> Option<String> {
+    pub(crate) fn checked_url(&mut self, url: &str, offset: usize) -> Option<String> {
         if url.trim().is_empty() {
             let pos = self.lines.pos(offset);
             self.out.diagnostics.push(
@@ -780,7 +746,7 @@ fn bind_all(blocks: &mut [Block]) {
 
 /// What level of nesting a frame adds.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Level {
+pub(crate) enum Level {
     /// None: a list is counted by its items, and a paragraph, heading or
     /// table holds its inlines at its own level.
     None,
@@ -846,7 +812,7 @@ fn flush(blocks: &mut Vec<Block>, pending: Vec<Inline>) {
 /// The scheme of a URL (`javascript` in `javascript:alert(1)`), if it has one.
 /// Browsers ignore whitespace and control characters inside a scheme, so they are
 /// removed before looking.
-fn scheme(url: &str) -> Option<String> {
+pub(crate) fn scheme(url: &str) -> Option<String> {
     let cleaned: String = url
         .chars()
         .filter(|c| !c.is_whitespace() && !c.is_control())

@@ -8,6 +8,8 @@ mod index_marks;
 pub use index_marks::strip_index_marks;
 mod lines;
 mod options;
+mod raw_block;
+mod raw_inline;
 mod tokens;
 mod typography;
 mod url;

@@ -467,8 +467,12 @@ impl<'m, 'a> Writer<'m, 'a> {
                             },
                         ],
                     ) => self.link(url, title, attrs, content, x),
+                    // A phrase element (`sup`, `kbd`, `abbr`, …) is that
+                    // element, which every reading system and screen
+                    // reader knows.
                     _ => {
-                        x.open_owned("span", &attrs);
+                        let element = role.as_ref().and_then(Role::html_element);
+                        x.open_owned(element.unwrap_or("span"), &attrs);
                         self.inlines(content, x);
                         self.page_ref(inline, x);
                         x.close();

@@ -1,0 +1,141 @@
+//! Raw HTML as real blog posts hold it (issue 49): phrase elements, images,
+//! centred and aligned wrappers, an embedded player, a figure, details, a
+//! table, a definition list, a script and an element stoa does not know,
+//! in two languages. Every format shows what it means, none prints a tag,
+//! every image is in all three, and what is left out is said at its line.
+
+use crate::prelude::*;
+
+const LANGS: [&str; 2] = ["en", "pt-BR"];
+
+#[test]
+fn raw_html_becomes_the_book_in_every_format_never_tags() {
+    let project = project_from(&fixture("raw-html/books"));
+    let root = project.path();
+    let out = stoa(root, &["build"]);
+    let printed = output_text(&out);
+    assert!(out.status.success(), "{printed}");
+    for lang in LANGS {
+        let post = format!("books/posts/raw-html/{lang}.md");
+        for (needle, message) in [
+            (
+                "https://example.com/picture.png",
+                "warning: the image `https://example.com/picture.png` is not shown: it is on the web",
+            ),
+            (
+                "<script>",
+                "warning: the HTML element `<script>` is left out",
+            ),
+            (
+                "<marquee>",
+                "warning: the HTML element `<marquee>` is not one stoa reads",
+            ),
+        ] {
+            let line = line_of(root, &post, needle);
+            assert!(
+                printed.contains(&format!("{post}:{line}:")) && printed.contains(message),
+                "{post}:{line} {message}\n{printed}"
+            );
+        }
+    }
+    let dist = root.join("dist/raw-html");
+    let epubs: Vec<_> = LANGS
+        .iter()
+        .map(|l| dist.join(format!("raw-html-{l}.epub")))
+        .collect();
+    let found = epubcheck(&epubs);
+    assert!(found.is_empty(), "EPUBCheck: {found:?}");
+    let pages: Vec<_> = LANGS
+        .iter()
+        .map(|l| dist.join(format!("{l}/raw-html.html")))
+        .collect();
+    let errors = nu_errors(&pages);
+    assert!(errors.is_empty(), "the Nu HTML checker: {errors:#?}");
+
+    // The tags of the posts, none of which may be printed.
+    let tags = [
+        "<sub",
+        "<sup",
+        "<kbd",
+        "<mark",
+        "<abbr",
+        "<u>",
+        "<br",
+        "<center",
+        "<p ",
+        "<img",
+        "<div",
+        "</div",
+        "<iframe",
+        "<figure",
+        "<figcaption",
+        "<details",
+        "<summary",
+        "<table",
+        "<tr",
+        "<td",
+        "<th",
+        "<dl",
+        "<dt",
+        "<dd",
+        "<script",
+        "<marquee",
+        "never shown",
+        "nunca mostrado",
+    ];
+    for (lang, epub) in LANGS.iter().zip(&epubs) {
+        let pdf = dist.join(format!("raw-html-{lang}.pdf"));
+        let text = pdftotext(&pdf, &[]);
+        for tag in tags {
+            assert!(
+                !text.contains(tag),
+                "{lang}: `{tag}` printed in the PDF:\n{text}"
+            );
+        }
+        assert!(
+            text.contains("List<String>"),
+            "{lang}: a type stays as typed:\n{text}"
+        );
+        assert!(
+            text.contains("https://www.youtube.com/watch?v=d"),
+            "{lang}: {text}"
+        );
+        // Three of the post's images are its own file: in print, ...
+        let images = tool("pdfimages", &["-list"], &pdf);
+        assert_eq!(images.lines().skip(2).count(), 3, "{lang}: {images}");
+        // ... in the EPUB ...
+        let page = zip_entry(epub, "OEBPS/raw-html.xhtml");
+        assert_eq!(
+            page.matches("<img src=\"images/raw-html/1-square.png\"")
+                .count(),
+            3,
+            "{page}"
+        );
+        for element in [
+            "<sub>2</sub>",
+            "<sup>2</sup>",
+            "<kbd>Ctrl</kbd>",
+            "<mark>",
+            "<abbr title=\"HyperText Markup Language\">HTML</abbr>",
+            "<u>",
+            "<br/>",
+            "<table>",
+            "<blockquote>",
+        ] {
+            assert!(page.contains(element), "{lang}: {element} in {page}");
+        }
+        assert!(
+            !page.contains("&lt;center") && !page.contains("&lt;img"),
+            "{page}"
+        );
+        // ... and on the web.
+        let web = std::fs::read_to_string(dist.join(format!("{lang}/raw-html.html"))).unwrap();
+        assert_eq!(
+            web.matches("<img src=\"images/raw-html/1-square.png\"")
+                .count(),
+            3,
+            "{web}"
+        );
+        assert!(web.contains("<kbd>Ctrl</kbd>"), "{web}");
+    }
+}
