@@ -2,7 +2,8 @@
 //! is its text with a warning at its place, and the PDF is still made
 //! (Typst refuses an empty URL: the whole edition's PDF was lost for one
 //! link); a scheme-less web address (`www.site.com/x`) is an https link,
-//! not a file the EPUB lacks.
+//! not a file the EPUB lacks; a relative link that names no post (`[GitHub](github)`,
+//! a typo for `[GitHub][github]`) keeps its words, with a warning that says so.
 
 use crate::prelude::*;
 
@@ -15,6 +16,9 @@ fn an_empty_link_and_a_bare_www_address_make_good_books() {
     let post = root.join("books/posts/welcome/en.md");
     let mut text = std::fs::read_to_string(&post).unwrap();
     text.push_str("\nSee [the docs]() and [the site](www.example.com/x).\n");
+    text.push_str(
+        "\nOn [GitHub](github), and [slides](talk/slides.pdf).\n\n[github]: https://github.com\n",
+    );
     std::fs::write(&post, text).unwrap();
     let line = line_of(&root, "books/posts/welcome/en.md", "[the docs]()");
 
@@ -27,12 +31,27 @@ fn an_empty_link_and_a_bare_www_address_make_good_books() {
         )),
         "{printed}"
     );
+    let line = line_of(&root, "books/posts/welcome/en.md", "[GitHub](github)");
+    for (col, target) in [(4, "github"), (26, "talk/slides.pdf")] {
+        assert!(
+            printed.contains(&format!(
+                "books/posts/welcome/en.md:{line}:{col}: warning: the link to `{target}` leads to no web address and no post"
+            )),
+            "{printed}"
+        );
+    }
     let epub = root.join("dist/b/b-en.epub");
     assert!(root.join("dist/b/b-en.pdf").is_file(), "{printed}");
     let page = zip_entry(&epub, "OEBPS/welcome.xhtml");
     assert!(page.contains("See the docs and"), "{page}");
     assert!(
         page.contains(r#"href="https://www.example.com/x""#),
+        "{page}"
+    );
+    assert!(
+        markup_text(&page).contains("On GitHub, and slides.")
+            && !page.contains("href=\"github\"")
+            && !page.contains("slides.pdf"),
         "{page}"
     );
     let found = epubcheck(&[epub]);

@@ -717,6 +717,12 @@ impl<'a> Builder<'a> {
         if scheme(url).is_none() && url.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("www.")) {
             return Some(crate::url::encode(&format!("https://{url}")));
         }
+        if let Some(rest) = url.strip_prefix("//") {
+            return Some(crate::url::encode(&format!("https://{rest}")));
+        }
+        if scheme(url).is_none() && !url.starts_with('#') {
+            return self.relative_link(url, offset);
+        }
         match scheme(url) {
             Some(s) if !SAFE_SCHEMES.contains(&s.to_ascii_lowercase().as_str()) => {
                 let pos = self.lines.pos(offset);
@@ -730,6 +736,67 @@ impl<'a> Builder<'a> {
             _ => Some(crate::url::encode(url)),
         }
     }
+
+    /// A relative link: a book has no files to link to, only its posts. A
+    /// link to another post as a blog writes it (`../on-anger/`,
+    /// `on-anger.md`, `/posts/on-anger/index.html#part`) leads to that
+    /// post's chapter (or the anchor it names), as `#on-anger` does; any
+    /// other (`[GitHub](github)`, a typo for `[GitHub][github]`) keeps its
+    /// words, with a warning: an EPUB would hold a link to nothing.
+    fn relative_link(&mut self, url: &str, offset: usize) -> Option<String> {
+        if let Some(id) = post_link(url) {
+            return Some(format!("#{}", crate::url::encode(&id)));
+        }
+        let pos = self.lines.pos(offset);
+        let label = url.trim().to_lowercase();
+        let defined = self.body.lines().any(|line| {
+            let line = line.trim_start().to_lowercase();
+            line.strip_prefix('[')
+                .and_then(|l| l.strip_prefix(label.as_str()))
+                .is_some_and(|l| l.starts_with("]:"))
+        });
+        let hint = if defined {
+            format!(
+                "the post defines `[{label}]:`: write the link with brackets, `[text][{label}]`, not parentheses"
+            )
+        } else {
+            "write a full address (`https://…`), or `#slug` to link to another post of the book"
+                .to_string()
+        };
+        self.out.diagnostics.push(
+            Diagnostic::warning(format!(
+                "the link to `{url}` leads to no web address and no post; its text is kept"
+            ))
+            .at(pos.line, pos.column)
+            .with_hint(hint),
+        );
+        None
+    }
+}
+
+/// The anchor a relative link to another post leads to: the post's slug
+/// (the last folder, or the file's name without `.md` or `.html`), or the
+/// fragment it names. `None` when the link names no post.
+fn post_link(url: &str) -> Option<String> {
+    let (path, fragment) = match url.split_once('#') {
+        Some((p, f)) => (p, Some(f).filter(|f| !f.is_empty())),
+        None => (url, None),
+    };
+    let path = path.split('?').next().unwrap_or_default();
+    let mut segments = path
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != "." && *s != "..");
+    let mut last = segments.next_back()?;
+    if matches!(last, "index.md" | "_index.md" | "index.html" | "index.htm") {
+        last = segments.next_back()?;
+    }
+    let stem = [".md", ".markdown", ".html", ".htm"]
+        .iter()
+        .find_map(|ext| last.strip_suffix(ext));
+    let names_post = stem.is_some() || path.ends_with('/') || path.contains('/');
+    let slug = stem.unwrap_or(last);
+    let slug_like = !slug.is_empty() && crate::slugify(slug) == slug;
+    (names_post && slug_like).then(|| fragment.unwrap_or(slug).to_string())
 }
 
 /// Binds punctuation once text nodes are merged: smart punctuation hands

@@ -260,26 +260,31 @@ fn a_link_with_no_address_is_its_text_with_a_warning() {
     assert_eq!((first.line, first.column), (Some(5), Some(5)));
 }
 
+/// The targets of the links among `content`, in order.
+fn link_urls(content: &[Inline]) -> Vec<&str> {
+    content
+        .iter()
+        .filter_map(|i| match i {
+            Inline::Link { url, .. } => Some(url.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn a_web_address_without_its_scheme_is_an_https_link() {
     let Block::Paragraph { content } = only("[site](<www.example.com/a b>) and [up](WWW.X.org)")
     else {
         panic!()
     };
-    let urls: Vec<&str> = content
-        .iter()
-        .filter_map(|i| match i {
-            Inline::Link { url, .. } => Some(url.as_str()),
-            _ => None,
-        })
-        .collect();
+    let urls = link_urls(&content);
     assert_eq!(urls, ["https://www.example.com/a%20b", "https://WWW.X.org"]);
-    // A file of the book whose name starts so is not a web address: it has
-    // a folder or an extension, never a bare `www.` host; left as it is.
+    // A file whose name starts so is not a web address: it has a folder
+    // or an extension, never a bare `www.` host; it names no post either.
     let Block::Paragraph { content } = only("[f](./www.notes.md)") else {
         panic!()
     };
-    assert!(matches!(&content[0], Inline::Link { url, .. } if url == "./www.notes.md"));
+    assert_eq!(content, [Inline::text("f")]);
 }
 
 #[test]
@@ -292,7 +297,11 @@ fn obfuscated_schemes_are_caught() {
 
 fn scheme_of(url: &str) -> Option<String> {
     let parsed = parse(&format!("[a]({url})"), 1);
-    parsed.diagnostics.first().map(|d| {
+    let dropped = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.message.starts_with("link to `"));
+    dropped.map(|d| {
         d.message
             .trim_start_matches("link to `")
             .split(':')
@@ -518,4 +527,47 @@ fn control_characters_are_removed_with_a_warning_at_their_line() {
     assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
     assert_eq!(parsed.diagnostics[0].line, Some(6));
     assert!(parsed.diagnostics[0].message.contains("U+0000"));
+}
+
+#[test]
+fn relative_links_lead_to_posts_or_keep_their_words_with_a_warning() {
+    let md = "[a](../on-anger/) [b](on-anger.md) [c](/posts/on-anger/index.html#part) \
+              [d](github) [e](slides.pdf) [f](images/x.png) [g](//cdn.org/x) [h](#here)\n\n\
+              [github]: https://github.com/x\n";
+    let parsed = parse(md, 1);
+    let Block::Paragraph { content } = &parsed.blocks[0] else {
+        panic!()
+    };
+    let urls = link_urls(content);
+    assert_eq!(
+        urls,
+        [
+            "#on-anger",
+            "#on-anger",
+            "#part",
+            "https://cdn.org/x",
+            "#here"
+        ]
+    );
+    let text = inlines_text(content);
+    assert!(text.contains(" d e f "), "{text}");
+    let messages: Vec<_> = parsed
+        .diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d.column,
+                d.message.as_str(),
+                d.hint.as_deref().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert!(
+        messages[0]
+            .1
+            .contains("the link to `github` leads to no web address")
+    );
+    assert!(messages[0].2.contains("`[text][github]`"), "{messages:?}");
+    assert!(messages[1].1.contains("`slides.pdf`") && messages[1].2.contains("https://"));
 }
