@@ -3,6 +3,9 @@
 //! table, a definition list, a script and an element stoa does not know,
 //! in two languages. Every format shows what it means, none prints a tag,
 //! every image is in all three, and what is left out is said at its line.
+//! Emoji print with the embedded emoji face; CJK, which no embedded face
+//! has, is a warning naming it, and is drawn once the book asks for the
+//! system's fonts.
 
 use crate::prelude::*;
 
@@ -17,6 +20,13 @@ fn raw_html_becomes_the_book_in_every_format_never_tags() {
     assert!(out.status.success(), "{printed}");
     for lang in LANGS {
         let post = format!("books/posts/raw-html/{lang}.md");
+        let cjk = line_of(root, &post, "日本語");
+        assert!(
+            printed.contains(&format!(
+                "{post}:{cjk}:1: warning: no font of the PDF has these Han characters: 日本語文章中的段落"
+            )),
+            "{post}:{cjk}\n{printed}"
+        );
         for (needle, message) in [
             (
                 "https://example.com/picture.png",
@@ -138,4 +148,64 @@ fn raw_html_becomes_the_book_in_every_format_never_tags() {
         );
         assert!(web.contains("<kbd>Ctrl</kbd>"), "{web}");
     }
+}
+
+/// The last page with CJK text of the English PDF, as gray pixels.
+fn cjk_page(pdf: &std::path::Path, page: usize) -> Vec<u8> {
+    let out = std::process::Command::new("pdftoppm")
+        .args([
+            "-gray",
+            "-r",
+            "60",
+            "-f",
+            &page.to_string(),
+            "-l",
+            &page.to_string(),
+        ])
+        .arg(pdf)
+        .output()
+        .expect("pdftoppm runs (scripts/install-test-tools installs it)");
+    assert!(out.status.success());
+    out.stdout
+}
+
+#[test]
+fn with_the_systems_fonts_cjk_is_drawn_not_boxes() {
+    let project = project_from(&fixture("raw-html/books"));
+    let root = project.path();
+    let pdf = root.join("dist/raw-html/raw-html-en.pdf");
+    let build = || {
+        let out = stoa(root, &["build", "--no-site", "-f", "pdf"]);
+        assert!(out.status.success(), "{}", output_text(&out));
+        output_text(&out)
+    };
+    let boxes = build();
+    assert!(
+        boxes.contains("no font of the PDF has these Han characters"),
+        "{boxes}"
+    );
+    let page = pdf_pages(&pdf)
+        .iter()
+        .rposition(|p| p.contains("段落"))
+        .expect("the CJK paragraph's page")
+        + 1;
+    let tofu = cjk_page(&pdf, page);
+    let toml = root.join("books/raw-html/book.toml");
+    let mut config = std::fs::read_to_string(&toml).unwrap();
+    config.push_str("\n[fonts]\nsystem = true\n");
+    std::fs::write(&toml, config).unwrap();
+    let drawn = build();
+    assert!(!drawn.contains("no font of the PDF has"), "{drawn}");
+    let fonts = tool("pdffonts", &[], &pdf);
+    assert!(
+        fonts.contains("CJK"),
+        "a CJK face of the system is embedded:\n{fonts}"
+    );
+    let glyphs = cjk_page(&pdf, page);
+    assert_eq!(glyphs.len(), tofu.len(), "the same page size");
+    let changed = glyphs.iter().zip(&tofu).filter(|(a, b)| a != b).count();
+    assert!(
+        changed > 200,
+        "the CJK paragraph is drawn with other shapes than the missing-glyph boxes: {changed} pixels differ"
+    );
 }

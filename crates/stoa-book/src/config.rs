@@ -136,6 +136,20 @@ struct Raw {
     figures: crate::figures::Figures,
     #[serde(default)]
     math: crate::math::Math,
+    #[serde(default)]
+    fonts: FontsConfig,
+}
+
+/// The `[fonts]` table: where the PDF may find faces besides the embedded
+/// ones and the theme's.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct FontsConfig {
+    /// Also the fonts installed on this machine (for scripts the embedded
+    /// faces lack, such as CJK); off by default, so that a book prints the
+    /// same on every machine.
+    #[serde(default)]
+    system: bool,
 }
 
 fn default_theme() -> String {
@@ -245,6 +259,7 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
         }
     });
     let mut print = print_settings(file, &raw.print, &mut errors);
+    print.system_fonts = raw.fonts.system;
     print.cover = crate::cover::settings(file, &raw.cover, &raw.identifier, dir, &mut errors);
     let written = crate::press::Written {
         isbn: &raw.isbn,

@@ -70,10 +70,19 @@ pub struct Print {
     /// paper cannot follow a link.
     #[serde(default = "yes")]
     pub qr_codes: bool,
+    /// Whether the PDF may also use the fonts installed on the machine
+    /// that builds it (`[fonts] system = true`), for the characters no
+    /// embedded or theme face has.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub system_fonts: bool,
 }
 
 fn yes() -> bool {
     true
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A print-on-demand job: the printer's profile and what the cover wrap
@@ -154,6 +163,7 @@ impl Default for Print {
             isbn: None,
             press: None,
             qr_codes: true,
+            system_fonts: false,
         }
     }
 }

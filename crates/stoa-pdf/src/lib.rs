@@ -14,12 +14,14 @@ mod diagram;
 mod escape;
 mod fonts;
 mod formulas;
+mod glyphs;
 mod pages;
 mod png_out;
 mod preflight;
 mod press;
 pub mod raw;
 mod source;
+mod system_fonts;
 mod text;
 mod titles;
 mod world;
@@ -111,6 +113,8 @@ impl Renderer for PdfRenderer {
             None => Vec::new(),
         };
         warnings.extend(generated.warnings);
+        let fonts = world::font_set(job.theme, job.book.print.system_fonts);
+        warnings.extend(glyphs::check(job.book, fonts.book()));
         // The source parsed once more (the world that laid it out is gone):
         // glyph spans lead to its literals. A few milliseconds a book.
         let main = typst::syntax::Source::new(world::main_id(), generated.source.clone());
@@ -255,12 +259,10 @@ impl<'a> Job<'a> {
         let today = modified_date(self.book)
             .and_then(|d| Datetime::from_ymd(d.year()?, d.month()?, d.day()?))
             .or_else(|| book_date(self.book));
-        Ok(StoaWorld::new(
-            generated.source.clone(),
-            theme,
-            assets,
-            today,
-        ))
+        Ok(
+            StoaWorld::new(generated.source.clone(), theme, assets, today)
+                .with_system_fonts(self.book.print.system_fonts),
+        )
     }
 
     /// Lays the generated source out in `world` (see [`Job::world_for`]).

@@ -33,25 +33,36 @@ pub(crate) struct FontSet {
 enum Slot {
     Theme(Font),
     Embedded(usize),
+    /// A face installed on the machine ([`crate::system_fonts::faces`]).
+    System(usize),
 }
 
 impl FontSet {
+    /// What each font of the set holds.
+    pub(crate) fn book(&self) -> &FontBook {
+        &self.book
+    }
+
     /// Font `index` of the book.
     fn font(&self, index: usize) -> Option<Font> {
         match self.fonts.get(index)? {
             Slot::Theme(font) => Some(font.clone()),
             Slot::Embedded(i) => fonts::font(*i),
+            Slot::System(i) => crate::system_fonts::faces().get(*i)?.font(),
         }
     }
 }
 
-/// The embedded fonts plus those in `<theme>/fonts/`, cached per theme folder
-/// because the driver renders many books with the same theme in parallel.
-/// A built-in theme ships no fonts: it uses the embedded ones.
-pub(crate) fn font_set(theme: &Theme) -> Arc<FontSet> {
-    static SETS: OnceLock<Mutex<HashMap<Option<PathBuf>, Arc<FontSet>>>> = OnceLock::new();
+/// The embedded fonts plus those in `<theme>/fonts/` (and, when `system`,
+/// those installed on the machine, after them: a book's own faces come
+/// first), cached per theme folder because the driver renders many books
+/// with the same theme in parallel. A built-in theme ships no fonts: it
+/// uses the embedded ones.
+pub(crate) fn font_set(theme: &Theme, system: bool) -> Arc<FontSet> {
+    type Key = (Option<PathBuf>, bool);
+    static SETS: OnceLock<Mutex<HashMap<Key, Arc<FontSet>>>> = OnceLock::new();
     let sets = SETS.get_or_init(Default::default);
-    let key = theme.dir().map(Path::to_path_buf);
+    let key = (theme.dir().map(Path::to_path_buf), system);
     if let Some(set) = lock(sets).get(&key) {
         return set.clone();
     }
@@ -61,15 +72,21 @@ pub(crate) fn font_set(theme: &Theme) -> Arc<FontSet> {
         Some(dir) => theme_fonts(&dir.join("fonts")),
         None => Vec::new(),
     };
+    let installed = match system {
+        true => crate::system_fonts::faces(),
+        false => &[],
+    };
     let infos = own
         .iter()
         .map(|font| font.info().clone())
-        .chain(fonts::faces().iter().map(|face| face.info().clone()));
+        .chain(fonts::faces().iter().map(|face| face.info().clone()))
+        .chain(installed.iter().map(|face| face.info().clone()));
     let book = LazyHash::new(FontBook::from_infos(infos));
     let fonts = own
         .into_iter()
         .map(Slot::Theme)
         .chain((0..fonts::faces().len()).map(Slot::Embedded))
+        .chain((0..installed.len()).map(Slot::System))
         .collect();
     let set = Arc::new(FontSet { book, fonts });
     lock(sets).entry(key).or_insert(set).clone()
@@ -93,7 +110,7 @@ fn theme_fonts(dir: &Path) -> Vec<Font> {
         .collect()
 }
 
-fn is_font_file(path: &Path) -> bool {
+pub(crate) fn is_font_file(path: &Path) -> bool {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     matches!(
         ext.to_ascii_lowercase().as_str(),
@@ -135,6 +152,8 @@ pub(crate) struct StoaWorld {
     /// Virtual `/assets/...` path → checked file on disk.
     assets: HashMap<String, PathBuf>,
     fonts: Arc<FontSet>,
+    /// Whether `fonts` has the machine's installed fonts too.
+    system_fonts: bool,
     today: Option<Datetime>,
     files: Mutex<HashMap<FileId, FileResult<Bytes>>>,
     sources: Mutex<HashMap<FileId, FileResult<Source>>>,
@@ -149,17 +168,28 @@ impl StoaWorld {
         assets: HashMap<String, PathBuf>,
         today: Option<Datetime>,
     ) -> Self {
-        let fonts = font_set(&theme);
+        let fonts = font_set(&theme, false);
         let id = main_id();
         StoaWorld {
             main: Source::new(id, main),
             theme,
             assets,
             fonts,
+            system_fonts: false,
             today,
             files: Mutex::default(),
             sources: Mutex::default(),
         }
+    }
+
+    /// The same world with the fonts installed on the machine too, when
+    /// `system` (`[fonts] system = true`).
+    pub(crate) fn with_system_fonts(mut self, system: bool) -> Self {
+        if system {
+            self.fonts = font_set(&self.theme, true);
+            self.system_fonts = true;
+        }
+        self
     }
 
     /// What, besides the files it reads, decides what this world lays out,
@@ -168,7 +198,15 @@ impl StoaWorld {
     pub(crate) fn identity(&self, extra: u32) -> u128 {
         let mut assets: Vec<(&String, &PathBuf)> = self.assets.iter().collect();
         assets.sort();
-        typst::utils::hash128(&(self.main.text(), &self.theme, assets, self.today, extra))
+        let fonts = self.system_fonts;
+        typst::utils::hash128(&(
+            self.main.text(),
+            &self.theme,
+            assets,
+            self.today,
+            extra,
+            fonts,
+        ))
     }
 
     /// [`StoaWorld::identity`] with what the images hold: everything but
