@@ -68,6 +68,15 @@ fn file(i: usize) -> Option<Bytes> {
         .clone()
 }
 
+/// Whether `path` names a font file Typst reads.
+pub(crate) fn is_font_file(path: &std::path::Path) -> bool {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    matches!(
+        ext.to_ascii_lowercase().as_str(),
+        "ttf" | "otf" | "ttc" | "otc"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

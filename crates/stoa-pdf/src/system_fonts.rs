@@ -97,7 +97,7 @@ fn collect(dir: &Path, depth: usize, files: &mut Vec<PathBuf>) {
         };
         if kind.is_dir() && depth < MAX_DEPTH {
             collect(&path, depth + 1, files);
-        } else if crate::world::is_font_file(&path) && path.is_file() {
+        } else if crate::fonts::is_font_file(&path) && path.is_file() {
             files.push(path);
         }
     }

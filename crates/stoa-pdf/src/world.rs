@@ -100,7 +100,7 @@ fn theme_fonts(dir: &Path) -> Vec<Font> {
     };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| is_font_file(p))
+        .filter(|p| fonts::is_font_file(p))
         .collect();
     paths.sort();
     paths
@@ -108,14 +108,6 @@ fn theme_fonts(dir: &Path) -> Vec<Font> {
         .filter_map(|p| fs::read(p).ok())
         .flat_map(|data| Font::iter(Bytes::new(data)))
         .collect()
-}
-
-pub(crate) fn is_font_file(path: &Path) -> bool {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    matches!(
-        ext.to_ascii_lowercase().as_str(),
-        "ttf" | "otf" | "ttc" | "otc"
-    )
 }
 
 /// The standard library, the same for every book.
