@@ -443,7 +443,9 @@ fn an_unknown_label_is_one_error_at_its_place() {
 }
 
 #[test]
-fn a_formula_error_and_an_unknown_key_are_each_one_error_at_their_place() {
+fn a_formula_warning_and_an_unknown_key_error_are_each_said_once_at_their_place() {
+    // A formula that cannot be read is a warning (it prints as its LaTeX),
+    // said once, at its place; the book is made.
     let project = edited(
         "growth",
         "$N_0$ is the starting",
@@ -451,18 +453,12 @@ fn a_formula_error_and_an_unknown_key_are_each_one_error_at_their_place() {
     );
     let out = stoa(project.path(), &["build", "-b", "scholarly", "-f", "epub"]);
     let line = line_of(project.path(), "books/posts/growth/en.md", "$\\left( N_0$");
-    assert_fails_with(
-        &out,
-        &[&format!(
-            "growth/en.md:{line}:7: error: the formula `\\left( N_0` cannot be read"
-        )],
-    );
-    assert_eq!(
-        output_text(&out).matches("error:").count(),
-        1,
-        "{}",
-        output_text(&out)
-    );
+    let printed = output_text(&out);
+    assert!(out.status.success(), "{printed}");
+    let warning =
+        format!("growth/en.md:{line}:7: warning: the formula `\\left( N_0` cannot be read");
+    assert_eq!(printed.matches(&warning).count(), 1, "{printed}");
+    assert!(!printed.contains("error:"), "{printed}");
 
     let project = edited("matrices", "[@golub2013]", "[@golub2031]");
     let out = stoa(project.path(), &["build", "-b", "scholarly", "-f", "epub"]);

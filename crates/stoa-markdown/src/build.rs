@@ -120,6 +120,9 @@ pub struct Builder<'a> {
     pub(crate) nested: bool,
     /// HTML elements already reported as dropped or unknown.
     pub(crate) reported_tags: HashSet<String>,
+    /// The open paragraph was cut around a numbered equation: what is left
+    /// of it may be blank.
+    split_paragraph: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -143,6 +146,7 @@ impl<'a> Builder<'a> {
             skip_to: 0,
             nested: false,
             reported_tags: HashSet::new(),
+            split_paragraph: false,
         }
     }
 
@@ -278,6 +282,23 @@ impl<'a> Builder<'a> {
     /// LaTeX as inline code (`stoa_math::span`). A formula that cannot be
     /// read is an error at its place, with the parser's reason.
     fn math(&mut self, tex: &str, display: bool, offset: usize) {
+        // `$\eqref{key}$`: a reference, not a formula.
+        if let Some(reference) = crate::mathjax::lone_reference(tex) {
+            return self.inline(Inline::text(reference));
+        }
+        let numbered = match display {
+            true => crate::mathjax::numbering(tex),
+            false => crate::mathjax::Numbered {
+                tex: tex.to_string(),
+                label: None,
+            },
+        };
+        // A formula MathJax's commands left is trimmed of the spaces they
+        // stood between; any other is kept as written (its alt text).
+        let tex = match numbered.tex == tex {
+            true => tex,
+            false => numbered.tex.trim(),
+        };
         let formula = stoa_math::Formula { tex, display };
         if let Err(e) = formula.check() {
             let pos = self.lines.pos(offset);
@@ -290,13 +311,63 @@ impl<'a> Builder<'a> {
                 "write LaTeX math as KaTeX and MathJax read it; \
                  a dollar sign that is not math is written `\\$`",
             );
+            // The book is still made: every format shows the formula's
+            // LaTeX as code, and the author is told where.
             self.out.diagnostics.push(
-                Diagnostic::error(format!("the formula `{tex}` cannot be read: {}", e.message))
-                    .at(pos.line, pos.column)
-                    .with_hint(hint),
+                Diagnostic::warning(format!(
+                    "the formula `{tex}` cannot be read ({}); it is printed as its LaTeX source",
+                    e.message
+                ))
+                .at(pos.line, pos.column)
+                .with_hint(hint),
             );
         }
-        self.inline(stoa_math::span(tex, display));
+        let span = stoa_math::span(tex, display);
+        match numbered.label {
+            Some(label) => self.numbered_equation(span, label, offset),
+            None => self.inline(span),
+        }
+    }
+
+    /// A display formula MathJax numbers (`\label`, `\tag`): a paragraph
+    /// of its own followed by its stoa label, `$$…$$ {#eq:key}`, which
+    /// stoa-xref numbers. The paragraph it stood in is cut around it.
+    fn numbered_equation(&mut self, span: Inline, label: String, offset: usize) {
+        let equation = Block::Paragraph {
+            content: vec![span.clone(), Inline::text(format!(" {{#{label}}}"))],
+        };
+        let depth = self.stack.len();
+        match self.stack.last_mut() {
+            Some(Frame::Inlines {
+                kind: InlinesKind::Paragraph,
+                content,
+            }) => {
+                let before = trim_blank(std::mem::take(content));
+                self.split_paragraph = true;
+                if let Some(Frame::Blocks {
+                    blocks, pending, ..
+                }) = self.stack.get_mut(depth - 2)
+                {
+                    flush(blocks, std::mem::take(pending));
+                    if !before.is_empty() {
+                        blocks.push(Block::Paragraph { content: before });
+                    }
+                    blocks.push(equation);
+                }
+            }
+            Some(Frame::Blocks { .. }) => self.block(equation),
+            _ => {
+                let pos = self.lines.pos(offset);
+                self.out.diagnostics.push(
+                    Diagnostic::warning(
+                        "this formula's `\\label` or `\\tag` cannot number it here",
+                    )
+                    .at(pos.line, pos.column)
+                    .with_hint("put the formula on lines of its own, outside emphasis and links"),
+                );
+                self.inline(span);
+            }
+        }
     }
 
     /// Opens `frame`, counting its level.
@@ -513,6 +584,12 @@ impl<'a> Builder<'a> {
 
     fn close_inlines(&mut self, kind: InlinesKind, content: Vec<Inline>) {
         match kind {
+            InlinesKind::Paragraph if std::mem::take(&mut self.split_paragraph) => {
+                let content = trim_blank(content);
+                if !content.is_empty() {
+                    self.block(Block::Paragraph { content });
+                }
+            }
             InlinesKind::Paragraph => self.block(Block::Paragraph { content }),
             InlinesKind::Heading { level, id } => {
                 let wanted = id.unwrap_or_else(|| stoa_doc::inlines_text(&content));
@@ -561,7 +638,7 @@ impl<'a> Builder<'a> {
         match self.stack.last_mut() {
             Some(Frame::Code { text: code, .. }) => code.push_str(text),
             Some(Frame::Html { text: html, .. }) => html.push_str(text),
-            _ => self.inline(Inline::text(text)),
+            _ => self.inline(Inline::text(crate::mathjax::refs_in_text(text))),
         }
     }
 
@@ -867,6 +944,30 @@ fn push_inline(content: &mut Vec<Inline>, inline: Inline) {
         return;
     }
     content.push(inline);
+}
+
+/// Inlines without the line breaks and spaces at their ends.
+fn trim_blank(mut content: Vec<Inline>) -> Vec<Inline> {
+    let blank = |i: &Inline| match i {
+        Inline::SoftBreak | Inline::LineBreak => true,
+        Inline::Text { text } => text.trim().is_empty(),
+        _ => false,
+    };
+    while content.last().is_some_and(blank) {
+        content.pop();
+    }
+    let start = content
+        .iter()
+        .position(|i| !blank(i))
+        .unwrap_or(content.len());
+    content.drain(..start);
+    if let Some(Inline::Text { text }) = content.last_mut() {
+        text.truncate(text.trim_end().len());
+    }
+    if let Some(Inline::Text { text }) = content.first_mut() {
+        *text = text.trim_start().to_string();
+    }
+    content
 }
 
 /// Turns the loose inlines of a tight list item into a paragraph.

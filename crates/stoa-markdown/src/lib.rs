@@ -7,6 +7,7 @@ mod ids;
 mod index_marks;
 pub use index_marks::strip_index_marks;
 mod lines;
+mod mathjax;
 mod options;
 mod raw_block;
 mod raw_inline;

@@ -73,7 +73,9 @@ pub fn apply(book: &mut Book, settings: &Settings) -> Result<Vec<Diagnostic>, Ve
     }
     let mut unused: Vec<(&String, &Target)> = targets
         .iter()
-        .filter(|(label, _)| !referenced.contains(label.as_str()))
+        // A `\tag` without a `\label` (MathJax's way): a number the
+        // author wanted shown, which nothing can refer to.
+        .filter(|(label, _)| !referenced.contains(label.as_str()) && !label.starts_with("eq:tag-"))
         .collect();
     unused.sort_by_key(|(_, t)| t.order);
     let warnings = unused
@@ -134,7 +136,14 @@ impl Problem {
             !text[at + self.needle.len()..]
                 .starts_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_')
         };
-        match text.match_indices(&self.needle).filter(whole).nth(self.nth) {
+        let found = text.match_indices(&self.needle).filter(whole).nth(self.nth);
+        // An equation labelled or referred to the MathJax way is written
+        // `\label{key}` or `\eqref{key}`: found by its key.
+        let found = found.or_else(|| {
+            let key = self.needle.split_once("eq:")?.1.trim_end_matches('}');
+            text.match_indices(&format!("{{{key}}}")).next()
+        });
+        match found {
             Some((offset, _)) => {
                 let (line, column) = stoa_book::line_col(&text, offset);
                 d.at(line, column)
