@@ -1,6 +1,6 @@
 //! Timings of the build of books/, phase by phase, as medians of several
-//! runs: loading and parsing, EPUB, Typst compile and PDF export, and the
-//! whole build. Run with `cargo bench -p stoa-tests --bench build`.
+//! runs: loading and parsing, EPUB (and its last gate alone), Typst
+//! compile and PDF export, and the whole build. Run with `cargo bench -p stoa-tests --bench build`.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -107,22 +107,43 @@ fn build_books(books_dir: PathBuf, formats: Vec<&'static str>, out: PathBuf) {
 
 /// Renders every edition with `renderer`, one thread, the notes plan and
 /// the id index computed as the driver does.
-fn render_all(renderer: &dyn Renderer, all: &[stoa_book::Edition], cover: Option<&[u8]>) {
+fn rendered(
+    renderer: &dyn Renderer,
+    all: &[stoa_book::Edition],
+    cover: Option<&[u8]>,
+) -> Vec<stoa_render::Rendered> {
     let theme = stoa_render::Theme::folder("classic", repo_root().join("themes/classic"));
-    for e in all {
-        let notes = NotesPlan::of(&e.book);
-        let ids = IdIndex::of(&e.book);
-        let ctx = RenderContext::new(
-            &e.book,
-            &notes,
-            &ids,
-            &theme,
-            &e.roots,
-            stoa_render::Layout::empty(),
-        )
-        .with_cover(cover);
-        std::hint::black_box(renderer.render(&ctx).expect("rendered"));
-    }
+    all.iter()
+        .map(|e| {
+            let notes = NotesPlan::of(&e.book);
+            let ids = IdIndex::of(&e.book);
+            let ctx = RenderContext::new(
+                &e.book,
+                &notes,
+                &ids,
+                &theme,
+                &e.roots,
+                stoa_render::Layout::empty(),
+            )
+            .with_cover(cover);
+            renderer.render(&ctx).expect("rendered")
+        })
+        .collect()
+}
+
+fn render_all(renderer: &dyn Renderer, all: &[stoa_book::Edition], cover: Option<&[u8]>) {
+    std::hint::black_box(rendered(renderer, all, cover));
+}
+
+/// Every edition's EPUB, as the EPUB writer makes it.
+fn epub_bytes(all: &[stoa_book::Edition]) -> Vec<Vec<u8>> {
+    rendered(&stoa_epub::EpubRenderer, all, None)
+        .into_iter()
+        .filter_map(|r| match r.output {
+            stoa_render::Output::File(bytes) => Some(bytes),
+            _ => None,
+        })
+        .collect()
 }
 
 fn main() {
@@ -138,6 +159,14 @@ fn main() {
     });
     time("EPUB writer, every edition (one thread)", || {
         render_all(&stoa_epub::EpubRenderer, &all, None)
+    });
+    // The EPUB writer runs the last gate on each EPUB it makes; timed
+    // alone here, on the same EPUBs, its share of the writer's time.
+    let epubs = epub_bytes(&all);
+    time("EPUB last gate alone, every edition (one thread)", || {
+        for bytes in &epubs {
+            stoa_gate::epub(bytes).expect("the books' EPUBs pass the gate");
+        }
     });
     time("web edition writer, every edition (one thread)", || {
         render_all(&stoa_html::HtmlRenderer, &all, None)

@@ -342,6 +342,8 @@ pub fn load_post_with(
     warnings.splice(0..0, front_warnings);
     errors.extend(parse_errors);
     let mut blocks = parsed.blocks;
+    // The chapter's own id is its slug: a heading must not take it too.
+    stoa_markdown::free_id(&mut blocks, slug);
     let before = errors.len();
     let assets = resolve_images(&file, slug, &parsed.images, roots, &mut errors);
     crate::rewrite::LineMapper::mark_added(&mut errors[before..], &added_images);

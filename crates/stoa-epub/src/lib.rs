@@ -63,7 +63,36 @@ impl Renderer for EpubRenderer {
 
 /// Writes the EPUB of `ctx` into memory, styled by the theme's `css`.
 pub fn render_epub(ctx: &RenderContext, css: &str) -> Result<Vec<u8>, Diagnostic> {
-    build(ctx, css).map_err(|e| Diagnostic::error(format!("cannot assemble the EPUB: {e}")))
+    let bytes =
+        build(ctx, css).map_err(|e| Diagnostic::error(format!("cannot assemble the EPUB: {e}")))?;
+    // The last gate: what stoa's own writers could get wrong stops the
+    // edition here, never reaches a reader.
+    stoa_gate::epub(&bytes).map_err(|problems| gate_error(ctx.book, &problems))?;
+    Ok(bytes)
+}
+
+/// The internal error of an EPUB that failed the last gate, each problem
+/// with the post its document was made from.
+fn gate_error(book: &Book, problems: &[String]) -> Diagnostic {
+    let named: Vec<String> = problems
+        .iter()
+        .take(10)
+        .map(|problem| {
+            let post = book.chapters.iter().find_map(|c| {
+                let file = format!("OEBPS/{}.xhtml:", c.slug);
+                problem.starts_with(&file).then_some(c.source.as_deref()?)
+            });
+            match post {
+                Some(source) => format!("{problem} (from {source})"),
+                None => problem.clone(),
+            }
+        })
+        .collect();
+    Diagnostic::error(format!(
+        "internal error: the EPUB stoa made fails its own last check, so it is not written:\n  {}",
+        named.join("\n  ")
+    ))
+    .with_hint("this is a bug of stoa, not of the book: please report it with the post named")
 }
 
 fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> {

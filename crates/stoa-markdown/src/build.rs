@@ -591,6 +591,9 @@ impl<'a> Builder<'a> {
                 }
             }
             InlinesKind::Paragraph => self.block(Block::Paragraph { content }),
+            // A heading without words (`##` alone) shows nothing and
+            // leads nowhere: left out.
+            InlinesKind::Heading { .. } if trim_blank(content.clone()).is_empty() => {}
             InlinesKind::Heading { level, id } => {
                 let wanted = id.unwrap_or_else(|| stoa_doc::inlines_text(&content));
                 let id = self.ids.unique(&wanted);

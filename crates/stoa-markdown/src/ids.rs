@@ -31,6 +31,47 @@ fn fold_accent(c: char) -> char {
     }
 }
 
+/// The prefixes of the ids of numbered figures, tables, listings and
+/// equations (`{#eq:energy}` is `eq-energy`).
+const LABELS: &[&str] = &["eq-", "fig-", "tbl-", "lst-"];
+
+/// Whether the writers give `id` to an element of their own in a chapter's
+/// page (its title, page markers, notes and their references, index
+/// marks, numbered figures and equations, the web page's main part): a
+/// heading must not take it, or the page would hold it twice.
+pub fn reserved(id: &str) -> bool {
+    const NAMES: &[&str] = &["chapter-title", "contents-title", "main"];
+    const NUMBERED: &[&str] = &["page-", "note-", "noteref-", "ix-"];
+    let numbered = |prefix: &str| {
+        id.strip_prefix(prefix).is_some_and(|n| {
+            n.split('-')
+                .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+        })
+    };
+    NAMES.contains(&id)
+        || NUMBERED.iter().any(|p| numbered(p))
+        || LABELS.iter().any(|p| id.starts_with(p))
+}
+
+/// Gives a heading whose id is `taken` (the chapter's own id, its slug)
+/// another, unique in the chapter: `folium` → `folium-2`.
+pub fn free_id(blocks: &mut [stoa_doc::Block], taken: &str) {
+    let mut ids = IdSet::default();
+    ids.used.insert(taken.to_string());
+    stoa_doc::for_each_block(blocks, &mut |block| {
+        if let stoa_doc::Block::Heading { id, .. } = block {
+            ids.used.insert(id.clone());
+        }
+    });
+    stoa_doc::walk_blocks_mut(blocks, &mut |block| {
+        if let stoa_doc::Block::Heading { id, .. } = block
+            && id == taken
+        {
+            *id = ids.unique(taken);
+        }
+    });
+}
+
 /// Hands out unique ids within one chapter.
 #[derive(Default)]
 pub struct IdSet {
@@ -44,10 +85,21 @@ impl IdSet {
         if !base.starts_with(|c: char| c.is_ascii_alphabetic()) {
             base = format!("s-{base}").trim_end_matches('-').to_string();
         }
+        // A name the writers keep for their own elements is changed so
+        // that neither it nor its numbered variants can be theirs.
+        if reserved(&base) {
+            base = match LABELS.iter().any(|p| base.starts_with(p)) {
+                true => format!("h-{base}"),
+                false => format!("{base}-h"),
+            };
+        }
         let mut id = base.clone();
         let mut n = 2;
         while !self.used.insert(id.clone()) {
             id = format!("{base}-{n}");
+            if reserved(&id) {
+                id = format!("{base}-h{n}");
+            }
             n += 1;
         }
         id
@@ -75,5 +127,43 @@ mod tests {
         assert_eq!(ids.unique("1984"), "s-1984");
         assert_eq!(ids.unique("🙂"), "s");
         assert_eq!(ids.unique("🙂"), "s-2");
+        for (wanted, given) in [
+            ("Chapter title", "chapter-title-h"),
+            ("Page 12", "page-12-h"),
+            ("Note 3", "note-3-h"),
+            ("Notes", "notes"),
+            ("Page", "page"),
+            ("Page", "page-h2"),
+            ("Page", "page-h3"),
+            ("Page one", "page-one"),
+            ("eq-x", "h-eq-x"),
+            ("eq-x", "h-eq-x-2"),
+        ] {
+            assert_eq!(ids.unique(wanted), given, "{wanted}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod free_tests {
+    use stoa_doc::Block;
+
+    #[test]
+    fn a_heading_named_as_its_chapter_takes_another_id() {
+        let heading = |id: &str| Block::Heading {
+            level: 2,
+            id: id.into(),
+            content: vec![],
+        };
+        let mut blocks = vec![heading("folium"), heading("folium-2"), heading("other")];
+        super::free_id(&mut blocks, "folium");
+        let ids: Vec<_> = blocks
+            .iter()
+            .map(|b| match b {
+                Block::Heading { id, .. } => id.as_str(),
+                _ => "",
+            })
+            .collect();
+        assert_eq!(ids, ["folium-3", "folium-2", "other"]);
     }
 }

@@ -15,7 +15,7 @@ mod tokens;
 mod typography;
 mod url;
 
-pub use ids::slugify;
+pub use ids::{free_id, slugify};
 pub use options::{PARSER_OPTIONS, VERBATIM_OPTIONS};
 pub use stoa_doc::{TOKEN_CLASS, TOKEN_ROLE, is_token};
 pub use typography::{bind_punctuation, smarten};

@@ -571,3 +571,10 @@ fn relative_links_lead_to_posts_or_keep_their_words_with_a_warning() {
     assert!(messages[0].2.contains("`[text][github]`"), "{messages:?}");
     assert!(messages[1].1.contains("`slides.pdf`") && messages[1].2.contains("https://"));
 }
+
+#[test]
+fn an_empty_heading_is_left_out() {
+    let parsed = parse("Text.\n\n##\n\n## \n\n## Real\n", 1);
+    assert_eq!(parsed.blocks.len(), 2, "{:?}", parsed.blocks);
+    assert!(matches!(&parsed.blocks[1], Block::Heading { id, .. } if id == "real"));
+}

@@ -399,6 +399,14 @@ impl<'m, 'a> Writer<'m, 'a> {
                 title,
                 content,
             } => self.link(url, title, Vec::new(), content, x),
+            // An image the book has no file for (a plugin's, or a tree
+            // made without loading) is its description, never a link to
+            // a file the package lacks.
+            Inline::Image { url, alt, .. }
+                if !self.m.book.assets.iter().any(|a| a.name == *url) =>
+            {
+                x.text(alt);
+            }
             Inline::Image { url, alt, title } => {
                 let title_attr = if title.is_empty() { "" } else { "title" };
                 x.empty("img", &[("src", url), ("alt", alt), (title_attr, title)]);
