@@ -57,3 +57,41 @@ fn an_empty_link_and_a_bare_www_address_make_good_books() {
     let found = epubcheck(&[epub]);
     assert!(found.is_empty(), "EPUBCheck: {found:?}");
 }
+
+/// A link to an id the edition does not have (`#introdution` for the
+/// heading `#introduction`) prints its words, and is a warning at its line
+/// that names the id most likely meant.
+#[test]
+fn a_link_to_no_id_is_a_warning_at_its_line_with_the_nearest_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = stoa(tmp.path(), &["new", "b", "--lang", "en"]);
+    assert!(out.status.success(), "{}", output_text(&out));
+    let root = tmp.path().join("b");
+    let post = root.join("books/posts/welcome/en.md");
+    let mut text = std::fs::read_to_string(&post).unwrap();
+    text.push_str(
+        "\n## Introduction\n\nSee [the intro](#introdution), and [back](#introduction).\n",
+    );
+    std::fs::write(&post, text).unwrap();
+    let line = line_of(&root, "books/posts/welcome/en.md", "[the intro]");
+    let out = stoa(&root, &["build", "--no-site", "-f", "epub", "--verbose"]);
+    let printed = output_text(&out);
+    assert!(out.status.success(), "{printed}");
+    assert!(
+        printed.contains(&format!(
+            "books/posts/welcome/en.md:{line}:17: warning: the link to `#introdution` leads to nothing in this edition"
+        )),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("did you mean `#introduction`?"),
+        "{printed}"
+    );
+    assert_eq!(printed.matches("leads to nothing").count(), 1, "{printed}");
+    let page = zip_entry(&root.join("dist/b/b-en.epub"), "OEBPS/welcome.xhtml");
+    assert!(
+        markup_text(&page).contains("See the intro, and back."),
+        "{page}"
+    );
+    assert!(page.contains("href=\"#introduction\""), "{page}");
+}

@@ -104,7 +104,8 @@ impl<'a> Loading<'a> {
                             .map(draw_diagrams)
                             .map(|e| place_note_calls(config, e))
                             .and_then(|e| number_figures(config, e))
-                            .and_then(|e| make_index(config, e));
+                            .and_then(|e| make_index(config, e))
+                            .map(|e| check_links(config, e));
                         (lang, result)
                     })
                     .collect();
@@ -185,6 +186,53 @@ fn make_index(config: &BookConfig, mut edition: Edition) -> Result<Edition, Vec<
     let warnings = stoa_index::apply(&mut edition.book, &terms, &shown);
     edition.warnings.extend(warnings);
     Ok(edition)
+}
+
+/// Links inside the edition that lead nowhere (`[see](#nowhere)`): every
+/// format prints their words, and each is a warning at its post's line,
+/// with the id the author most likely meant. A link to a post of the book
+/// that this edition lacks (not translated) is not one: that is said once,
+/// by the edition's loading.
+fn check_links(config: &BookConfig, mut edition: Edition) -> Edition {
+    use stoa_doc::{Inline, LinkTarget};
+    let ids = stoa_doc::IdIndex::of(&edition.book);
+    let candidates: Vec<&str> = ids.ids().collect();
+    let mut warnings = Vec::new();
+    for (index, chapter) in edition.book.chapters.iter().enumerate() {
+        let Some(source) = chapter.source.as_deref() else {
+            continue;
+        };
+        let mut dangling: Vec<&str> = Vec::new();
+        stoa_doc::for_each_block(&chapter.blocks, &mut |block| {
+            stoa_doc::for_each_inline(block, &mut |inline: &Inline| {
+                if let Inline::Link { url, .. } = inline
+                    && let LinkTarget::Missing(id) = ids.resolve(url, index)
+                    && !config.posts.iter().any(|(slug, _)| slug == id)
+                    && !dangling.contains(&id)
+                {
+                    dangling.push(id);
+                }
+            });
+        });
+        let text = std::fs::read_to_string(source).unwrap_or_default();
+        for id in dangling {
+            let mut warning = Diagnostic::warning(format!(
+                "the link to `#{id}` leads to nothing in this edition; its words are printed"
+            ))
+            .in_file(source);
+            if let Some(at) = text.find(&format!("#{id}")) {
+                let (line, column) = stoa_book::line_col(&text, at);
+                warning = warning.at(line, column);
+            }
+            let hint = match stoa_book::suggest::closest(id, &candidates) {
+                Some(near) => format!("did you mean `#{near}`?"),
+                None => "link to `#slug` of a post of the book, or to a heading's id".into(),
+            };
+            warnings.push(warning.with_hint(hint));
+        }
+    }
+    edition.warnings.extend(warnings);
+    edition
 }
 
 /// Loads the configuration of every selected book. An unknown book or

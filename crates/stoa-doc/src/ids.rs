@@ -83,6 +83,12 @@ impl IdIndex {
         }
     }
 
+    /// Every id of the book, in no order: the candidates of a "did you
+    /// mean".
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.chapters.keys().map(String::as_str)
+    }
+
     /// The chapters holding `id`, in reading order.
     pub fn chapters_of(&self, id: &str) -> &[usize] {
         self.chapters.get(id).map_or(&[], Vec::as_slice)
