@@ -168,6 +168,18 @@ fn main() {
             stoa_gate::epub(bytes).expect("the books' EPUBs pass the gate");
         }
     });
+    let sites: Vec<Vec<(String, Vec<u8>)>> = rendered(&stoa_html::HtmlRenderer, &all, None)
+        .into_iter()
+        .filter_map(|r| match r.output {
+            stoa_render::Output::Folder(files) => Some(files),
+            _ => None,
+        })
+        .collect();
+    time("web last gate alone, every edition (one thread)", || {
+        for files in &sites {
+            stoa_gate::web(files).expect("the books' web editions pass the gate");
+        }
+    });
     time("web edition writer, every edition (one thread)", || {
         render_all(&stoa_html::HtmlRenderer, &all, None)
     });

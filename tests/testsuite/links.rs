@@ -6,20 +6,27 @@
 //! a typo for `[GitHub][github]`) keeps its words, with a warning that says so.
 
 use crate::prelude::*;
+use std::path::PathBuf;
 
-#[test]
-fn an_empty_link_and_a_bare_www_address_make_good_books() {
+/// A book made by `stoa new` whose post ends with `more`.
+fn new_book(more: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let out = stoa(tmp.path(), &["new", "b", "--lang", "en"]);
     assert!(out.status.success(), "{}", output_text(&out));
     let root = tmp.path().join("b");
     let post = root.join("books/posts/welcome/en.md");
     let mut text = std::fs::read_to_string(&post).unwrap();
-    text.push_str("\nSee [the docs]() and [the site](www.example.com/x).\n");
-    text.push_str(
-        "\nOn [GitHub](github), and [slides](talk/slides.pdf).\n\n[github]: https://github.com\n",
-    );
+    text.push_str(more);
     std::fs::write(&post, text).unwrap();
+    (tmp, root)
+}
+
+#[test]
+fn an_empty_link_and_a_bare_www_address_make_good_books() {
+    let (_tmp, root) = new_book(
+        "\nSee [the docs]() and [the site](www.example.com/x).\n\
+         \nOn [GitHub](github), and [slides](talk/slides.pdf).\n\n[github]: https://github.com\n",
+    );
     let line = line_of(&root, "books/posts/welcome/en.md", "[the docs]()");
 
     let out = stoa(&root, &["build", "--no-site", "-f", "epub", "-f", "pdf"]);
@@ -63,16 +70,9 @@ fn an_empty_link_and_a_bare_www_address_make_good_books() {
 /// that names the id most likely meant.
 #[test]
 fn a_link_to_no_id_is_a_warning_at_its_line_with_the_nearest_id() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = stoa(tmp.path(), &["new", "b", "--lang", "en"]);
-    assert!(out.status.success(), "{}", output_text(&out));
-    let root = tmp.path().join("b");
-    let post = root.join("books/posts/welcome/en.md");
-    let mut text = std::fs::read_to_string(&post).unwrap();
-    text.push_str(
+    let (_tmp, root) = new_book(
         "\n## Introduction\n\nSee [the intro](#introdution), and [back](#introduction).\n",
     );
-    std::fs::write(&post, text).unwrap();
     let line = line_of(&root, "books/posts/welcome/en.md", "[the intro]");
     let out = stoa(&root, &["build", "--no-site", "-f", "epub", "--verbose"]);
     let printed = output_text(&out);

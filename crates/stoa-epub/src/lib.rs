@@ -71,28 +71,16 @@ pub fn render_epub(ctx: &RenderContext, css: &str) -> Result<Vec<u8>, Diagnostic
     Ok(bytes)
 }
 
-/// The internal error of an EPUB that failed the last gate, each problem
-/// with the post its document was made from.
+/// The internal error of an EPUB that failed the last gate.
 fn gate_error(book: &Book, problems: &[String]) -> Diagnostic {
-    let named: Vec<String> = problems
-        .iter()
-        .take(10)
-        .map(|problem| {
-            let post = book.chapters.iter().find_map(|c| {
-                let file = format!("OEBPS/{}.xhtml:", c.slug);
-                problem.starts_with(&file).then_some(c.source.as_deref()?)
-            });
-            match post {
-                Some(source) => format!("{problem} (from {source})"),
-                None => problem.clone(),
-            }
-        })
-        .collect();
-    Diagnostic::error(format!(
-        "internal error: the EPUB stoa made fails its own last check, so it is not written:\n  {}",
-        named.join("\n  ")
-    ))
-    .with_hint("this is a bug of stoa, not of the book: please report it with the post named")
+    let post_of = |file: &str| {
+        let chapter = book
+            .chapters
+            .iter()
+            .find(|c| file == format!("OEBPS/{}.xhtml", c.slug))?;
+        chapter.source.clone()
+    };
+    Diagnostic::error(stoa_gate::report("EPUB", problems, post_of)).with_hint(stoa_gate::HINT)
 }
 
 fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> {

@@ -1,4 +1,4 @@
-//! The last gate before an EPUB is written: a structural check of the
+//! The last gate before an EPUB or a web edition is written: a structural check of the
 //! package as it will be stored, in process, so that a mistake of stoa's
 //! own writers (an id given twice, a link to a file the package lacks)
 //! stops the edition with an internal error instead of a bad file.
@@ -12,11 +12,42 @@
 //! can get wrong, checked at a cost a build does not notice (the build
 //! bench, `cargo bench -p stoa-tests --bench build`, times it).
 
+mod web;
+pub use web::web;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{Cursor, Read};
 
 /// What is wrong with a package: one sentence per problem, naming the file.
 pub type Problems = Vec<String>;
+
+/// The message of an edition that failed the gate: its first problems,
+/// each with the post its file was made from (`post_of` the file's path).
+pub fn report(
+    edition: &str,
+    problems: &[String],
+    post_of: impl Fn(&str) -> Option<String>,
+) -> String {
+    let named: Vec<String> = problems
+        .iter()
+        .take(10)
+        .map(|problem| {
+            let file = problem.split(": ").next().unwrap_or_default();
+            match post_of(file) {
+                Some(post) => format!("{problem} (from {post})"),
+                None => problem.clone(),
+            }
+        })
+        .collect();
+    format!(
+        "internal error: the {edition} stoa made fails its own last check, so it is not written:\n  {}",
+        named.join("\n  ")
+    )
+}
+
+/// What to do about it: nothing the author did.
+pub const HINT: &str =
+    "this is a bug of stoa, not of the book: please report it with the post named";
 
 /// The files of an EPUB, read from its bytes.
 struct Package {

@@ -61,6 +61,19 @@ impl Renderer for HtmlRenderer {
     }
 }
 
+/// The internal error of a web edition that failed the last gate.
+fn gate_error(book: &stoa_doc::Book, problems: &[String]) -> Diagnostic {
+    let post_of = |file: &str| {
+        let chapter = book
+            .chapters
+            .iter()
+            .find(|c| file == format!("{}.html", c.slug))?;
+        chapter.source.clone()
+    };
+    Diagnostic::error(stoa_gate::report("web edition", problems, post_of))
+        .with_hint(stoa_gate::HINT)
+}
+
 /// The start page's file.
 const INDEX: &str = "index.html";
 /// The style sheet's file.
@@ -113,6 +126,9 @@ pub fn render_site(
         files.push((asset.name.clone(), bytes));
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
+    // The last gate: a page of stoa's own making that links nowhere or
+    // repeats an id stops the edition, never reaches a reader.
+    stoa_gate::web(&files).map_err(|problems| vec![gate_error(book, &problems)])?;
     Ok(files)
 }
 
