@@ -1,7 +1,9 @@
 //! Raw HTML as real blog posts hold it (issue 49): phrase elements, images,
 //! centred and aligned wrappers, an embedded player, a figure, details, a
 //! table, a definition list, a script and an element stoa does not know,
-//! in two languages. Every format shows what it means, none prints a tag,
+//! links empty, broken, mistyped and without their scheme, a heading named
+//! as its chapter and an empty one, in two languages. Every format shows
+//! what it means, none prints a tag,
 //! every image is in all three, and what is left out is said at its line.
 //! Emoji print with the embedded emoji face; CJK, which no embedded face
 //! has, is a warning naming it, and is drawn once the book asks for the
@@ -28,6 +30,15 @@ fn raw_html_becomes_the_book_in_every_format_never_tags() {
             "{post}:{cjk}\n{printed}"
         );
         for (needle, message) in [
+            ("]()", "warning: a link with no address; its text is kept"),
+            (
+                "](github)",
+                "warning: the link to `github` leads to no web address and no post",
+            ),
+            (
+                "](#raw-htlm)",
+                "warning: the link to `#raw-htlm` leads to nothing in this edition",
+            ),
             (
                 "https://example.com/picture.png",
                 "warning: the image `https://example.com/picture.png` is not shown: it is on the web",
@@ -147,6 +158,22 @@ fn raw_html_becomes_the_book_in_every_format_never_tags() {
             "{web}"
         );
         assert!(web.contains("<kbd>Ctrl</kbd>"), "{web}");
+        // The links: the scheme-less address an https link, the broken ones
+        // their words, the embedded video a link to it.
+        for page in [&page, &web] {
+            assert!(
+                page.contains("href=\"https://www.example.com/notes\""),
+                "{lang}: {page}"
+            );
+            assert!(
+                page.contains("href=\"https://example.com/talk.mp4\""),
+                "{lang}: {page}"
+            );
+            assert!(
+                !page.contains("href=\"github\"") && !page.contains("#raw-htlm"),
+                "{lang}: {page}"
+            );
+        }
     }
 }
 
