@@ -104,6 +104,7 @@ impl Builder<'_> {
                 TagNode::Role(Role::Abbreviation, attrs)
             }
             "q" => TagNode::Quote,
+            "a" if self.in_link() => TagNode::Wrapper,
             "a" => match tag.attr("href") {
                 Some(href) => TagNode::Link(
                     self.checked_url(href, offset),
@@ -206,6 +207,23 @@ impl Builder<'_> {
             TagNode::Drop => return,
         };
         self.inline(inline);
+    }
+
+    /// Whether the words now read are a link's: links do not nest.
+    fn in_link(&self) -> bool {
+        self.stack.iter().any(|f| {
+            matches!(
+                f,
+                Frame::Inlines {
+                    kind: InlinesKind::Link { .. }
+                        | InlinesKind::Tag {
+                            node: TagNode::Link(..) | TagNode::Embed(_),
+                            ..
+                        },
+                    ..
+                }
+            )
+        })
     }
 
     /// Whether the words now read belong to a script, a style or a form.

@@ -578,3 +578,18 @@ fn an_empty_heading_is_left_out() {
     assert_eq!(parsed.blocks.len(), 2, "{:?}", parsed.blocks);
     assert!(matches!(&parsed.blocks[1], Block::Heading { id, .. } if id == "real"));
 }
+
+#[test]
+fn links_do_not_nest() {
+    let Block::Paragraph { content } =
+        only("<a href=\"https://x.org\">out <a href=\"https://y.org\">in</a></a>")
+    else {
+        panic!()
+    };
+    let nested = content.iter().any(|i| match i {
+        Inline::Link { content, .. } => content.iter().any(|c| matches!(c, Inline::Link { .. })),
+        _ => false,
+    });
+    assert!(!nested, "{content:?}");
+    assert_eq!(inlines_text(&content), "out in");
+}

@@ -500,7 +500,10 @@ impl<'m, 'a> Writer<'m, 'a> {
         content: &[Inline],
         x: &mut Xml,
     ) {
-        let Some(href) = self.href(url) else {
+        // Links do not nest (HTML forbids it): a link inside a link, which
+        // a post's raw HTML or a plugin can make, is its words.
+        let href = self.href(url).filter(|_| self.in_link == 0);
+        let Some(href) = href else {
             return self.inlines(content, x);
         };
         attrs.push(("href".into(), href));
