@@ -177,7 +177,7 @@ fn raw_html_becomes_the_book_in_every_format_never_tags() {
     }
 }
 
-/// The last page with CJK text of the English PDF, as gray pixels.
+/// A page of a PDF, as gray pixels.
 fn cjk_page(pdf: &std::path::Path, page: usize) -> Vec<u8> {
     let out = std::process::Command::new("pdftoppm")
         .args([
@@ -234,6 +234,21 @@ fn with_the_systems_fonts_cjk_is_drawn_not_boxes() {
     assert!(
         changed > 200,
         "the CJK paragraph is drawn with other shapes than the missing-glyph boxes: {changed} pixels differ"
+    );
+
+    // The project's own `fonts/` folder (beside `books/`) serves as well,
+    // without the machine's fonts.
+    let config = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, config.replace("system = true", "system = false")).unwrap();
+    let serif = std::path::Path::new("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc");
+    std::fs::create_dir_all(root.join("fonts")).unwrap();
+    std::fs::copy(serif, root.join("fonts/NotoSerifCJK-Regular.ttc")).unwrap();
+    let own = build();
+    assert!(!own.contains("no font of the PDF has"), "{own}");
+    let fonts = tool("pdffonts", &[], &pdf);
+    assert!(
+        fonts.contains("NotoSerifCJK"),
+        "the project's CJK face:\n{fonts}"
     );
 }
 

@@ -260,6 +260,12 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
     });
     let mut print = print_settings(file, &raw.print, &mut errors);
     print.system_fonts = raw.fonts.system;
+    // The project's fonts: `fonts/` beside the books' folder.
+    let project_fonts = dir.parent().and_then(Path::parent).map(|p| p.join("fonts"));
+    print.fonts_folder = project_fonts
+        .filter(|f| f.is_dir())
+        .and_then(|f| f.canonicalize().ok())
+        .map(|f| f.display().to_string());
     print.cover = crate::cover::settings(file, &raw.cover, &raw.identifier, dir, &mut errors);
     let written = crate::press::Written {
         isbn: &raw.isbn,

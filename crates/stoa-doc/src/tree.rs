@@ -75,6 +75,10 @@ pub struct Print {
     /// embedded or theme face has.
     #[serde(default, skip_serializing_if = "is_false")]
     pub system_fonts: bool,
+    /// The project's own fonts folder (`fonts/` beside `books/`), when it
+    /// has one: its faces come after the theme's, before the embedded ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fonts_folder: Option<String>,
 }
 
 fn yes() -> bool {
@@ -164,6 +168,7 @@ impl Default for Print {
             press: None,
             qr_codes: true,
             system_fonts: false,
+            fonts_folder: None,
         }
     }
 }

@@ -107,8 +107,9 @@ fn warning(script: &str, m: Missing) -> Diagnostic {
         }
     }
     warning.with_hint(
-        "put a font that has them (for CJK, e.g. Noto Sans CJK) in the theme's `fonts/` \
-         folder; the EPUB and the web edition show them with the reader's fonts",
+        "put a font that has them (for CJK, e.g. Noto Serif CJK) in the project's `fonts/` \
+         folder (beside `books/`) or the theme's, or set `[fonts] system = true` in book.toml \
+         to use this machine's; the EPUB and the web edition show them with the reader's fonts",
     )
 }
 

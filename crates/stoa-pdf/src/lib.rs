@@ -113,7 +113,7 @@ impl Renderer for PdfRenderer {
             None => Vec::new(),
         };
         warnings.extend(generated.warnings);
-        let fonts = world::font_set(job.theme, job.book.print.system_fonts);
+        let fonts = world::font_set(job.theme, &world::FontChoice::of(&job.book.print));
         warnings.extend(glyphs::check(job.book, fonts.book()));
         // The source parsed once more (the world that laid it out is gone):
         // glyph spans lead to its literals. A few milliseconds a book.
@@ -261,7 +261,7 @@ impl<'a> Job<'a> {
             .or_else(|| book_date(self.book));
         Ok(
             StoaWorld::new(generated.source.clone(), theme, assets, today)
-                .with_system_fonts(self.book.print.system_fonts),
+                .with_fonts(world::FontChoice::of(&self.book.print)),
         )
     }
 

@@ -58,21 +58,24 @@ impl FontSet {
 /// first), cached per theme folder because the driver renders many books
 /// with the same theme in parallel. A built-in theme ships no fonts: it
 /// uses the embedded ones.
-pub(crate) fn font_set(theme: &Theme, system: bool) -> Arc<FontSet> {
-    type Key = (Option<PathBuf>, bool);
+pub(crate) fn font_set(theme: &Theme, choice: &FontChoice) -> Arc<FontSet> {
+    type Key = (Option<PathBuf>, FontChoice);
     static SETS: OnceLock<Mutex<HashMap<Key, Arc<FontSet>>>> = OnceLock::new();
     let sets = SETS.get_or_init(Default::default);
-    let key = (theme.dir().map(Path::to_path_buf), system);
+    let key = (theme.dir().map(Path::to_path_buf), choice.clone());
     if let Some(set) = lock(sets).get(&key) {
         return set.clone();
     }
     // Built outside the lock: two threads may both build it, which is
     // harmless, while holding the lock would serialize unrelated themes.
-    let own = match theme.dir() {
+    let mut own = match theme.dir() {
         Some(dir) => theme_fonts(&dir.join("fonts")),
         None => Vec::new(),
     };
-    let installed = match system {
+    if let Some(folder) = &choice.folder {
+        own.extend(theme_fonts(folder));
+    }
+    let installed = match choice.system {
         true => crate::system_fonts::faces(),
         false => &[],
     };
@@ -92,7 +95,27 @@ pub(crate) fn font_set(theme: &Theme, system: bool) -> Arc<FontSet> {
     lock(sets).entry(key).or_insert(set).clone()
 }
 
-/// The theme's own fonts, in file-name order so that the font book (and so
+/// Which fonts a book adds to the embedded ones and its theme's, from its
+/// `[fonts]` settings and its project's `fonts/` folder.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct FontChoice {
+    /// The machine's installed fonts too (`[fonts] system = true`).
+    pub(crate) system: bool,
+    /// The project's `fonts/` folder.
+    pub(crate) folder: Option<PathBuf>,
+}
+
+impl FontChoice {
+    /// The choice a book's print settings make.
+    pub(crate) fn of(print: &stoa_doc::Print) -> Self {
+        FontChoice {
+            system: print.system_fonts,
+            folder: print.fonts_folder.as_ref().map(PathBuf::from),
+        }
+    }
+}
+
+/// The fonts of a folder (the theme's, the project's), in file-name order so that the font book (and so
 /// the output) does not depend on the order the file system lists them.
 fn theme_fonts(dir: &Path) -> Vec<Font> {
     let Ok(entries) = fs::read_dir(dir) else {
@@ -144,8 +167,8 @@ pub(crate) struct StoaWorld {
     /// Virtual `/assets/...` path → checked file on disk.
     assets: HashMap<String, PathBuf>,
     fonts: Arc<FontSet>,
-    /// Whether `fonts` has the machine's installed fonts too.
-    system_fonts: bool,
+    /// The fonts `fonts` adds to the theme's and the embedded ones.
+    choice: FontChoice,
     today: Option<Datetime>,
     files: Mutex<HashMap<FileId, FileResult<Bytes>>>,
     sources: Mutex<HashMap<FileId, FileResult<Source>>>,
@@ -160,26 +183,26 @@ impl StoaWorld {
         assets: HashMap<String, PathBuf>,
         today: Option<Datetime>,
     ) -> Self {
-        let fonts = font_set(&theme, false);
+        let fonts = font_set(&theme, &FontChoice::default());
         let id = main_id();
         StoaWorld {
             main: Source::new(id, main),
             theme,
             assets,
             fonts,
-            system_fonts: false,
+            choice: FontChoice::default(),
             today,
             files: Mutex::default(),
             sources: Mutex::default(),
         }
     }
 
-    /// The same world with the fonts installed on the machine too, when
-    /// `system` (`[fonts] system = true`).
-    pub(crate) fn with_system_fonts(mut self, system: bool) -> Self {
-        if system {
-            self.fonts = font_set(&self.theme, true);
-            self.system_fonts = true;
+    /// The same world with the fonts a book adds (its project's `fonts/`,
+    /// the machine's with `[fonts] system = true`).
+    pub(crate) fn with_fonts(mut self, choice: FontChoice) -> Self {
+        if choice != FontChoice::default() {
+            self.fonts = font_set(&self.theme, &choice);
+            self.choice = choice;
         }
         self
     }
@@ -190,7 +213,7 @@ impl StoaWorld {
     pub(crate) fn identity(&self, extra: u32) -> u128 {
         let mut assets: Vec<(&String, &PathBuf)> = self.assets.iter().collect();
         assets.sort();
-        let fonts = self.system_fonts;
+        let fonts = &self.choice;
         typst::utils::hash128(&(
             self.main.text(),
             &self.theme,
