@@ -159,16 +159,16 @@ fn raw_html_becomes_the_book_in_every_format_never_tags() {
         );
         assert!(web.contains("<kbd>Ctrl</kbd>"), "{web}");
         // The links: the scheme-less address an https link, the broken ones
-        // their words, the embedded video a link to it.
+        // their words, the embedded video, object and embed links to them.
         for page in [&page, &web] {
             assert!(
                 page.contains("href=\"https://www.example.com/notes\""),
                 "{lang}: {page}"
             );
-            assert!(
-                page.contains("href=\"https://example.com/talk.mp4\""),
-                "{lang}: {page}"
-            );
+            for address in ["talk.mp4", "slides.pdf", "demo.svg"] {
+                let href = format!("href=\"https://example.com/{address}\"");
+                assert!(page.contains(&href), "{lang}: {address} in {page}");
+            }
             assert!(
                 !page.contains("href=\"github\"") && !page.contains("#raw-htlm"),
                 "{lang}: {page}"

@@ -154,8 +154,6 @@ fn is_dropped_tag(tag: &str) -> bool {
             | "template"
             | "svg"
             | "canvas"
-            | "object"
-            | "embed"
             | "map"
             | "area"
             | "link"
@@ -597,7 +595,7 @@ impl<'a> Converter<'a> {
             }
             "br" => run.push(Inline::Break),
             "script" => {}
-            "iframe" | "video" | "audio" => {
+            "iframe" | "video" | "audio" | "embed" | "object" => {
                 // Not an embed stoa knows (an ad was dropped above): its
                 // address, if it has one, as a link.
                 flush(run, out);
@@ -722,7 +720,7 @@ impl<'a> Converter<'a> {
             }
             "a" => self.link(n, depth),
             "img" => self.image(n),
-            "iframe" | "video" | "audio" => {
+            "iframe" | "video" | "audio" | "embed" | "object" => {
                 let src = self.media_src(n).filter(|s| is_web(s) && !is_ad_address(s));
                 match src {
                     Some(src) => vec![Inline::Link {
@@ -898,6 +896,8 @@ impl<'a> Converter<'a> {
         let src = dom
             .attr(n, "src")
             .or_else(|| dom.attr(n, "data-src"))
+            // An <object>'s address.
+            .or_else(|| dom.attr(n, "data"))
             .map(str::to_string)
             .or_else(|| {
                 dom.find(n, |d, c| d.tag(c) == "source")

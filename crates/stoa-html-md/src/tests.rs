@@ -407,3 +407,13 @@ fn superscripts_subscripts_and_marks_stay_the_elements_stoa_reads() {
         "{text}"
     );
 }
+
+#[test]
+fn embeds_and_objects_are_framed_links_like_frames() {
+    let md = md(
+        "<embed src=\"https://example.com/a.swf\"><object data=\"https://example.com/doc.pdf\">fallback</object>",
+    );
+    assert!(md.contains("https://example.com/a.swf"), "{md}");
+    assert!(md.contains("https://example.com/doc.pdf"), "{md}");
+    assert!(!md.contains("fallback"), "{md}");
+}
