@@ -106,6 +106,68 @@ pub fn yaml_table(text: &str) -> Result<toml::Table, (usize, String)> {
     }
 }
 
+/// A top-level key written again: the byte offset of the line that
+/// repeats it, and the key.
+pub type Repeat = (usize, String);
+
+/// [`yaml_table`], taking the last of a top-level key written twice (YAML
+/// forbids it; Jekyll's and Hugo's readers take the last, and real posts
+/// do it): the table, and for each repeat the byte offset of the line that
+/// repeats the key, and the key. The earlier entries are blanked, not
+/// removed, so that an error's offset is still the file's.
+pub fn yaml_table_last_wins(text: &str) -> Result<(toml::Table, Vec<Repeat>), (usize, String)> {
+    let (clean, repeats) = blank_repeated_keys(text);
+    Ok((yaml_table(&clean)?, repeats))
+}
+
+/// The text with every top-level entry whose key a later entry repeats
+/// blanked (each character but line breaks a space), and the repeats.
+fn blank_repeated_keys(text: &str) -> (String, Vec<Repeat>) {
+    // Top-level entries: (key, start, end) in order. A line at column 0
+    // that is not a comment, a list item or a document marker starts one;
+    // the indented and blank lines after it belong to it.
+    let mut entries: Vec<(String, usize, usize)> = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let starts =
+            !line.starts_with([' ', '\t', '#', '-', '\n', '\r']) && !line.starts_with("...");
+        let key = line
+            .split_once(':')
+            .map(|(k, _)| k.trim().trim_matches(['"', '\'']).to_string());
+        match (starts, key) {
+            (true, Some(key)) if !key.is_empty() => {
+                entries.push((key, offset, offset + line.len()))
+            }
+            _ => {
+                if let Some(last) = entries.last_mut() {
+                    last.2 = offset + line.len();
+                }
+            }
+        }
+        offset += line.len();
+    }
+    let mut repeats = Vec::new();
+    let mut blank: Vec<(usize, usize)> = Vec::new();
+    for (i, (key, start, end)) in entries.iter().enumerate() {
+        if let Some((_, later, _)) = entries[i + 1..].iter().find(|(k, _, _)| k == key) {
+            blank.push((*start, *end));
+            if !repeats.iter().any(|(_, k)| k == key) {
+                repeats.push((*later, key.clone()));
+            }
+        }
+    }
+    if blank.is_empty() {
+        return (text.to_string(), repeats);
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        let blanked = blank.iter().any(|(s, e)| (*s..*e).contains(&i));
+        out.push(if blanked && c != '\n' { ' ' } else { c });
+    }
+    repeats.sort();
+    (out, repeats)
+}
+
 /// The deepest nesting converted; deeper values are dropped (serde_yaml
 /// itself refuses far deeper input).
 const MAX_DEPTH: usize = 64;
@@ -435,6 +497,20 @@ mod tests {
         let (offset, message) = yaml_table("title: x\ntags: [a\n").unwrap_err();
         assert!(offset > 0, "{message}");
         assert!(yaml_table("- a\n- b\n").is_err());
+        // A key written twice: the last wins, and the repeat is said.
+        let text = "title: Old\ntags:\n  - a\nlayout: post\ntitle: New\ntags: [b]\n";
+        assert!(yaml_table(text).is_err());
+        let (t, repeats) = yaml_table_last_wins(text).unwrap();
+        assert_eq!(t["title"].as_str(), Some("New"));
+        assert_eq!(t["tags"].as_array().unwrap()[0].as_str(), Some("b"));
+        assert_eq!(t["layout"].as_str(), Some("post"));
+        let keys: Vec<_> = repeats
+            .iter()
+            .map(|(at, k)| (text[..*at].lines().count() + 1, k.as_str()))
+            .collect();
+        assert_eq!(keys, [(5, "title"), (6, "tags")]);
+        let (_, none) = yaml_table_last_wins("a: 1\nb:\n  a: 2\n").unwrap();
+        assert!(none.is_empty());
     }
 
     #[test]

@@ -26,7 +26,7 @@ mod translation;
 
 pub use config::{BookConfig, PluginConfig, PrintConfig, load_config};
 pub use edition::{Edition, epoch_to_iso, load_editions, load_editions_with, post_languages};
-pub use front::{FrontFormat, yaml_table};
+pub use front::{FrontFormat, yaml_table, yaml_table_last_wins};
 pub use lang::Language;
 pub use post::{Post, PostHeader, load_post, read_header};
 pub use press::PressText;

@@ -98,13 +98,24 @@ fn parse_front(
         FrontFormat::Toml => toml::from_str(&file.text[range.clone()])
             .map_err(|e| vec![file.toml_error(&e, range.start)]),
         FrontFormat::Yaml => {
-            let mut table = crate::front::yaml_table(&file.text[range.clone()]).map_err(
-                |(offset, message)| {
-                    vec![file.error_at(range.start + offset, message).with_hint(
-                        "fix the YAML, or write the front matter in TOML between `+++` lines",
-                    )]
-                },
-            )?;
+            let (mut table, repeats) = crate::front::yaml_table_last_wins(
+                &file.text[range.clone()],
+            )
+            .map_err(|(offset, message)| {
+                vec![file.error_at(range.start + offset, message).with_hint(
+                    "fix the YAML, or write the front matter in TOML between `+++` lines",
+                )]
+            })?;
+            for (offset, key) in repeats {
+                let mut warning = file.error_at(
+                    range.start + offset,
+                    format!(
+                        "the key `{key}` is written twice in the front matter; the last is kept"
+                    ),
+                );
+                warning.severity = stoa_doc::Severity::Warning;
+                warnings.push(warning.with_hint("remove the earlier one"));
+            }
             warnings.extend(crate::front::unknown_yaml_keys(file, range, &table));
             let mut errors = Vec::new();
             let mut take =

@@ -15,6 +15,8 @@ pub(crate) struct Front {
     pub body_line: usize,
     /// The 1-based line of each root key, for messages.
     pub lines: Vec<(String, usize)>,
+    /// What reading it noticed (a key written twice).
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl Front {
@@ -161,6 +163,7 @@ pub(crate) fn split(text: &str, file: &str) -> Result<Front, Diagnostic> {
                 body: text.to_string(),
                 body_line: 1,
                 lines: Vec::new(),
+                warnings: Vec::new(),
             });
         }
     };
@@ -180,6 +183,7 @@ pub(crate) fn split(text: &str, file: &str) -> Result<Front, Diagnostic> {
     };
     let front = &text[first_end..front_end];
     let base_line = 2;
+    let mut warnings = Vec::new();
     let table = match kind {
         "toml" => toml::from_str::<toml::Table>(front).map_err(|e| {
             let line = e
@@ -192,12 +196,27 @@ pub(crate) fn split(text: &str, file: &str) -> Result<Front, Diagnostic> {
                 ))
                 .with_hint("fix the front matter, then import again")
         })?,
-        "yaml" => stoa_book::yaml_table(front).map_err(|(at, message)| {
-            let line = crate::util::line_of(front, at) - 1;
-            Place::new(file, Some(base_line + line))
-                .error(format!("the YAML front matter is not valid: {message}"))
-                .with_hint("fix the front matter, then import again")
-        })?,
+        "yaml" => {
+            let (table, repeats) =
+                stoa_book::yaml_table_last_wins(front).map_err(|(at, message)| {
+                    let line = crate::util::line_of(front, at) - 1;
+                    Place::new(file, Some(base_line + line))
+                        .error(format!("the YAML front matter is not valid: {message}"))
+                        .with_hint("fix the front matter, then import again")
+                })?;
+            // A key written twice: the last wins, as the site's own tool reads it.
+            for (at, key) in repeats {
+                let line = crate::util::line_of(front, at) - 1;
+                warnings.push(
+                    Place::new(file, Some(base_line + line))
+                        .warning(format!(
+                            "the key `{key}` is written twice in the front matter; the last is kept, as the site's tool keeps it"
+                        ))
+                        .with_hint("remove the earlier one"),
+                );
+            }
+            table
+        }
         _ => {
             let json = &text[..body_start];
             let value: serde_json::Value = serde_json::from_str(json).map_err(|e| {
@@ -231,6 +250,7 @@ pub(crate) fn split(text: &str, file: &str) -> Result<Front, Diagnostic> {
         body: text[body_start..].to_string(),
         body_line: crate::util::line_of(text, body_start),
         lines,
+        warnings,
     })
 }
 
@@ -332,6 +352,23 @@ mod tests {
         assert_eq!(f.body, "B\n");
         let f = split("# no front matter\n", "a.md").unwrap();
         assert!(f.table.is_empty());
+    }
+
+    #[test]
+    fn a_key_written_twice_is_the_last_with_a_warning_at_its_line() {
+        let text =
+            "---\ntitle: Sobre o ócio\nlang: pt\ntitle: Sobre o ócio\nlayout: post\n---\nTexto.\n";
+        let front = split(text, "_posts/2023-11-05-x.md").unwrap();
+        assert_eq!(front.str("title").as_deref(), Some("Sobre o ócio"));
+        assert_eq!(front.warnings.len(), 1, "{:?}", front.warnings);
+        let w = &front.warnings[0];
+        assert_eq!(w.line, Some(4));
+        assert!(
+            w.message.contains("`title` is written twice"),
+            "{}",
+            w.message
+        );
+        assert!(!w.is_error());
     }
 
     #[test]

@@ -282,7 +282,8 @@ fn read_post(
 ) -> Result<Option<Found>, Diagnostic> {
     let shown = util::display(file);
     let text = util::read_text(file, util::post_limit(cx.options))?;
-    let front = frontmatter::split(&text, &shown)?;
+    let mut front = frontmatter::split(&text, &shown)?;
+    warnings.append(&mut front.warnings);
     // A page the theme draws (`layout: archives`, `layout: search`) with
     // no text of its own is the site's furniture, not a post.
     if let Some(layout) = front.str("layout")

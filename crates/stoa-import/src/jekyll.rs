@@ -178,7 +178,8 @@ fn read_post(cx: &PostCx<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Option<F
         }
     };
     let text = util::read_text(cx.file, util::post_limit(cx.options))?;
-    let front = frontmatter::split(&text, &shown)?;
+    let mut front = frontmatter::split(&text, &shown)?;
+    warnings.append(&mut front.warnings);
     let place = Place::new(&shown, Some(1));
     let slug = front.str("slug").unwrap_or_else(|| name_slug.clone());
     let title = untitled(

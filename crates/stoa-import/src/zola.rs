@@ -136,7 +136,8 @@ struct PostCx<'a> {
 fn read_post(cx: &PostCx<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Found, Diagnostic> {
     let shown = util::display(cx.file);
     let text = util::read_text(cx.file, util::post_limit(cx.options))?;
-    let front = frontmatter::split(&text, &shown)?;
+    let mut front = frontmatter::split(&text, &shown)?;
+    warnings.append(&mut front.warnings);
     let parent = cx.file.parent().unwrap_or(cx.content);
     let rel_dir = parent.strip_prefix(cx.content).unwrap_or(Path::new(""));
     let rel = if cx.is_index {
