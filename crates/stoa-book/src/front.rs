@@ -45,7 +45,15 @@ pub(crate) struct Split {
 /// Finds the front matter of `file`.
 pub(crate) fn split(file: &SourceFile) -> Result<Split, Vec<Diagnostic>> {
     let text = &file.text;
-    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    // Blank lines before the front matter: Hugo reads past them, and a
+    // post so written is linked by its slug from the others.
+    while let Some(end) = text[start..].find('\n') {
+        match text[start..start + end].trim().is_empty() {
+            true => start += end + 1,
+            false => break,
+        }
+    }
     let first_line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     let format = match text[start..first_line_end].trim_end() {
         "+++" => FrontFormat::Toml,
@@ -524,6 +532,19 @@ mod tests {
         assert_eq!(d("2024-05-31T10:00:00Z").as_deref(), Some("2024-05-31"));
         assert_eq!(d("May 31"), None);
         assert_eq!(d("2024-05-31x"), None);
+    }
+
+    #[test]
+    fn blank_lines_before_the_front_matter_are_read_past() {
+        let file = SourceFile {
+            path: "p.md".into(),
+            display: "p.md".into(),
+            text: "\u{feff}\n  \n---\ntitle: Late\n---\nBody.\n".into(),
+        };
+        let found = split(&file).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(found.format, FrontFormat::Yaml);
+        assert_eq!(&file.text[found.range.clone()], "title: Late\n");
+        assert_eq!(&file.text[found.body_start..], "Body.\n");
     }
 
     #[test]

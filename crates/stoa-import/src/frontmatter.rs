@@ -150,7 +150,11 @@ pub(crate) fn valid_day(text: &str) -> bool {
 }
 
 /// Splits `text` (the file `file`) into front matter and body.
-pub(crate) fn split(text: &str, file: &str) -> Result<Front, Diagnostic> {
+pub(crate) fn split(full: &str, file: &str) -> Result<Front, Diagnostic> {
+    // A BOM and blank lines before the front matter: the sites' tools
+    // read past them.
+    let (lead, lead_lines) = leading_blank(full);
+    let text = &full[lead..];
     let first_end = text.find('\n').map_or(text.len(), |i| i + 1);
     let first = text[..first_end].trim_end();
     let (fence, kind) = match first {
@@ -160,7 +164,7 @@ pub(crate) fn split(text: &str, file: &str) -> Result<Front, Diagnostic> {
         _ => {
             return Ok(Front {
                 table: toml::Table::new(),
-                body: text.to_string(),
+                body: full.to_string(),
                 body_line: 1,
                 lines: Vec::new(),
                 warnings: Vec::new(),
@@ -177,12 +181,12 @@ pub(crate) fn split(text: &str, file: &str) -> Result<Front, Diagnostic> {
         offset += line.len();
     }
     let Some((front_end, body_start)) = close else {
-        return Err(Place::new(file, Some(1))
+        return Err(Place::new(file, Some(1 + lead_lines))
             .error("the front matter is never closed")
             .with_hint(format!("end it with a line that holds only `{fence}`")));
     };
     let front = &text[first_end..front_end];
-    let base_line = 2;
+    let base_line = 2 + lead_lines;
     let mut warnings = Vec::new();
     let table = match kind {
         "toml" => toml::from_str::<toml::Table>(front).map_err(|e| {
@@ -248,10 +252,25 @@ pub(crate) fn split(text: &str, file: &str) -> Result<Front, Diagnostic> {
     Ok(Front {
         table,
         body: text[body_start..].to_string(),
-        body_line: crate::util::line_of(text, body_start),
+        body_line: lead_lines + crate::util::line_of(text, body_start),
         lines,
         warnings,
     })
+}
+
+/// Where the text starts after a BOM and blank lines, and how many lines
+/// that skips.
+fn leading_blank(text: &str) -> (usize, usize) {
+    let mut start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut lines = 0;
+    while let Some(end) = text[start..].find('\n') {
+        if !text[start..start + end].trim().is_empty() {
+            break;
+        }
+        start += end + 1;
+        lines += 1;
+    }
+    (start, lines)
 }
 
 /// A JSON value as TOML (nulls dropped).
@@ -352,6 +371,18 @@ mod tests {
         assert_eq!(f.body, "B\n");
         let f = split("# no front matter\n", "a.md").unwrap();
         assert!(f.table.is_empty());
+    }
+
+    #[test]
+    fn a_bom_and_blank_lines_before_the_front_matter_are_read_past() {
+        let text = "\u{feff}\n\n---\ntitle: Late\n---\nBody.\n";
+        let front = split(text, "x.md").unwrap();
+        assert_eq!(front.str("title").as_deref(), Some("Late"));
+        assert_eq!(front.body, "Body.\n");
+        assert_eq!(front.body_line, 6);
+        assert_eq!(front.line("title"), 4);
+        let plain = split("\nNo front matter.\n", "y.md").unwrap();
+        assert_eq!(plain.body, "\nNo front matter.\n");
     }
 
     #[test]
