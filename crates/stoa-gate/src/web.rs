@@ -136,7 +136,7 @@ fn attributes(s: &str) -> (Vec<(&str, String)>, usize) {
             match b.get(i) {
                 Some(&q @ (b'"' | b'\'')) => {
                     let end = s[i + 1..].find(q as char).map_or(b.len(), |e| i + 1 + e);
-                    value = unescape(&s[i + 1..end.min(s.len())]);
+                    value = stoa_doc::escape::xml_unescape(&s[i + 1..end.min(s.len())]);
                     i = (end + 1).min(b.len());
                 }
                 _ => {
@@ -144,7 +144,7 @@ fn attributes(s: &str) -> (Vec<(&str, String)>, usize) {
                     while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' {
                         i += 1;
                     }
-                    value = unescape(&s[start..i]);
+                    value = stoa_doc::escape::xml_unescape(&s[start..i]);
                 }
             }
         }
@@ -154,20 +154,6 @@ fn attributes(s: &str) -> (Vec<(&str, String)>, usize) {
         }
         attrs.push((key, value));
     }
-}
-
-/// The character references an attribute value of stoa's writer holds.
-fn unescape(value: &str) -> String {
-    if !value.contains('&') {
-        return value.to_string();
-    }
-    value
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&apos;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&")
 }
 
 #[cfg(test)]

@@ -292,7 +292,7 @@ pub fn parse_tag(s: &str) -> Option<(Tag, usize)> {
                     (&s[i..i + len], len)
                 }
             };
-            value = decode_refs(raw);
+            value = stoa_doc::escape::xml_unescape(raw);
             i += len;
         }
         attrs.push((key, value));
@@ -347,52 +347,6 @@ pub fn strip_comments(html: &str) -> String {
         out.push_str(&rest[..at]);
         let after = &rest[at + 4..];
         rest = after.find("-->").map_or("", |e| &after[e + 3..]);
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Decodes the character references an attribute value may hold: the
-/// five of XML and numeric ones; any other is kept as written.
-fn decode_refs(raw: &str) -> String {
-    if !raw.contains('&') {
-        return raw.to_string();
-    }
-    let mut out = String::with_capacity(raw.len());
-    let mut rest = raw;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        rest = &rest[amp..];
-        let Some(semi) = rest[..rest.len().min(12)].find(';') else {
-            out.push('&');
-            rest = &rest[1..];
-            continue;
-        };
-        let name = &rest[1..semi];
-        let c = match name {
-            "amp" => Some('&'),
-            "lt" => Some('<'),
-            "gt" => Some('>'),
-            "quot" => Some('"'),
-            "apos" => Some('\''),
-            _ => name.strip_prefix('#').and_then(|n| {
-                let code = match n.strip_prefix(['x', 'X']) {
-                    Some(hex) => u32::from_str_radix(hex, 16).ok(),
-                    None => n.parse().ok(),
-                };
-                code.and_then(char::from_u32).filter(|c| *c != '\0')
-            }),
-        };
-        match c {
-            Some(c) => {
-                out.push(c);
-                rest = &rest[semi + 1..];
-            }
-            None => {
-                out.push('&');
-                rest = &rest[1..];
-            }
-        }
     }
     out.push_str(rest);
     out
@@ -471,10 +425,5 @@ mod tests {
         assert!(starts_with_element("<!-- c -->\n <center>x"));
         assert!(!starts_with_element("<String> x"));
         assert_eq!(strip_comments("a<!-- {% x %} -->b<!-- open"), "ab");
-    }
-
-    #[test]
-    fn decodes_character_references() {
-        assert_eq!(decode_refs("a&lt;b&#62;&#x41;&copy;&"), "a<b>A&copy;&");
     }
 }
