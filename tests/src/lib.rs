@@ -739,3 +739,44 @@ pub fn assert_fails_with(out: &Output, expected: &[&str]) {
         "every error says what to do:\n{stderr}"
     );
 }
+
+/// The SHA-256 of `bytes` in hex, by `sha256sum` (a second opinion on the
+/// sums stoa writes).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let file = dir.path().join("f");
+    std::fs::write(&file, bytes).expect("write");
+    let out = Command::new("sha256sum")
+        .arg(&file)
+        .output()
+        .expect("sha256sum runs");
+    String::from_utf8_lossy(&out.stdout)[..64].to_string()
+}
+
+/// `stoa serve --dir <dir>` on a free port of 127.0.0.1, quiet: the child
+/// and the address it serves at (read from its first line).
+pub fn spawn_serve(dir: &Path) -> (std::process::Child, std::net::SocketAddr) {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let mut child = Command::new(stoa_bin())
+        .args(["serve", "--port", "0", "--quiet", "--dir"])
+        .arg(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("stoa serve starts");
+    // "serving <dir> at http://127.0.0.1:<port>/ (Ctrl-C stops)"
+    let mut line = String::new();
+    let stderr = child.stderr.take().expect("piped");
+    std::io::BufReader::new(stderr)
+        .read_line(&mut line)
+        .expect("stoa serve says where");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    (child, addr)
+}

@@ -131,6 +131,30 @@ fn a_listed_post_that_does_not_exist() {
     );
 }
 
+/// A post folder that is there but cannot be read is not reported as
+/// missing: the error gives the system's reason. (A link to itself: a
+/// permission error cannot be made when the tests run as root.)
+#[cfg(unix)]
+#[test]
+fn a_post_folder_that_cannot_be_read_says_why() {
+    fails_with(
+        |p| {
+            edit(
+                p,
+                "books/torture/book.toml",
+                "  \"image\",\n",
+                "  \"image\",\n  \"looped\",\n",
+            );
+            let looped = p.join("books/posts/looped");
+            std::os::unix::fs::symlink(&looped, &looped).unwrap();
+        },
+        &[
+            "books/torture/book.toml:17:1: error: cannot read",
+            "(post `looped`): Too many levels of symbolic links",
+        ],
+    );
+}
+
 #[test]
 fn two_posts_with_the_same_slug() {
     fails_with(

@@ -19,6 +19,7 @@ mod diagnostics;
 mod dialogue;
 mod epub;
 mod errors;
+mod faults;
 mod footnotes;
 mod fuzz;
 mod glossary;

@@ -4,7 +4,7 @@
 //! process of their own fail only their books.
 
 use crate::prelude::{
-    compile_c_plugin, copy_dir, files_below, repo_root, stoa, stoa_bin, torture_project,
+    compile_c_plugin, copy_dir, files_below, repo_root, sha256_hex, stoa, stoa_bin, torture_project,
 };
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -170,14 +170,6 @@ fn the_download_page_never_lists_stale_sums() {
     }
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("f");
-    std::fs::write(&file, bytes).unwrap();
-    let out = Command::new("sha256sum").arg(&file).output().unwrap();
-    String::from_utf8_lossy(&out.stdout)[..64].to_string()
-}
-
 /// The regression: temporary files of an interrupted build stayed forever.
 #[test]
 fn the_next_build_removes_leftover_temporary_files() {
@@ -281,6 +273,28 @@ fn isolated_plugin_failures_fail_only_their_books() {
         stderr.contains("build failed: 4 errors"),
         "one error per failed book:\n{stderr}"
     );
+}
+
+/// Not isolated, a plugin that crashes ends stoa by its signal (nothing
+/// can be trusted after it), but never silently: stoa names the plugin and
+/// the way out, and a later build is unharmed by what it left.
+#[cfg(unix)]
+#[test]
+fn a_plugin_crashing_in_process_is_named_before_stoa_ends() {
+    use std::os::unix::process::ExitStatusExt;
+    for (what, signal) in [("segv", 11), ("abort", 6)] {
+        let project = project(&[("crashes", Some(&format!("do = \"{what}\"")))]);
+        let out = spawn_build(project.path(), &[]).wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.signal(), Some(signal), "{what}: {stderr}");
+        assert!(
+            stderr.contains("the plugin `c_misbehave` (")
+                && stderr.contains("crashed while it ran inside stoa")
+                && stderr.contains("`isolate = true` in its [plugins.c_misbehave] table"),
+            "{what}: {stderr}"
+        );
+        assert!(!project.path().join("dist/crashes/crashes-en.epub").exists());
+    }
 }
 
 /// Isolation changes where a plugin runs, not what it makes: the real books,

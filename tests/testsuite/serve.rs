@@ -1,10 +1,10 @@
 //! `stoa serve` under clients that misbehave, through the real command: slow
 //! or idle connections never lock the others out.
 
-use crate::prelude::stoa_bin;
-use std::io::{BufRead, BufReader, Read, Write};
+use crate::prelude::spawn_serve;
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 /// `stoa serve` on a free port of 127.0.0.1; killed when dropped.
@@ -30,25 +30,7 @@ fn serve() -> Served {
         "<!DOCTYPE html><title>Books</title>",
     )
     .unwrap();
-    let mut child = Command::new(stoa_bin())
-        .args(["serve", "--port", "0", "--quiet", "--dir"])
-        .arg(&dist)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // "serving <dir> at http://127.0.0.1:<port>/ (Ctrl-C stops)"
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|a| a.parse().ok())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let (child, addr) = spawn_serve(&dist);
     Served {
         child,
         addr,
@@ -61,7 +43,7 @@ fn get_within(addr: SocketAddr, within: Duration) -> String {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream.set_read_timeout(Some(within)).unwrap();
     stream
-        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .unwrap();
     let mut bytes = Vec::new();
     stream

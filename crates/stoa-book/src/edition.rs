@@ -245,7 +245,22 @@ fn find_post(
 ) -> Result<Found, Vec<Diagnostic>> {
     let folder = config.posts_dir.join(slug);
     let at_listing = |message: String| Diagnostic::error(message).in_file(&config.file).at(line, 1);
-    if !folder.is_dir() {
+    // A folder or file that is there but cannot be read says so, rather
+    // than passing for missing.
+    let unreadable = |path: &std::path::Path, e: std::io::Error| {
+        vec![
+            at_listing(format!(
+                "cannot read {} (post `{slug}`): {e}",
+                path.display()
+            ))
+            .with_hint("check the permissions of the folder and the files in it"),
+        ]
+    };
+    let readable = |path: &std::path::Path| match std::fs::metadata(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(unreadable(path, e)),
+        found => Ok(found.ok()),
+    };
+    if !readable(&folder)?.is_some_and(|m| m.is_dir()) {
         let hint = match crate::suggest::closest(slug, &post_folders(config)) {
             Some(near) => format!(
                 "did you mean `{near}`? Otherwise create {}/{lang}.md or remove `{slug}` from the list",
@@ -265,7 +280,10 @@ fn find_post(
         ]);
     }
     let path = folder.join(format!("{lang}.md"));
-    if !path.exists() {
+    if readable(&path)?.is_none() {
+        if let Err(e) = std::fs::read_dir(&folder) {
+            return Err(unreadable(&folder, e));
+        }
         let others = post_languages(&folder);
         if others.is_empty() {
             return Err(vec![

@@ -359,31 +359,46 @@ impl Cache {
     }
 
     /// The cache kept in `out_dir`; an empty one when it is missing,
-    /// unreadable, corrupt or another stoa's.
-    pub(crate) fn load(out_dir: &Path) -> Cache {
-        Cache {
+    /// unreadable, corrupt or another stoa's, with a warning when it is
+    /// there but cannot be read.
+    fn load_or_why(out_dir: &Path) -> (Cache, Option<Diagnostic>) {
+        let (store, why) = match read_store_or_why(out_dir) {
+            Ok(store) => (store.unwrap_or_default(), None),
+            Err(why) => (Store::default(), Some(unreadable_store(out_dir, &why))),
+        };
+        let cache = Cache {
             loaded_from: Some(out_dir.to_path_buf()),
-            store: read_store(out_dir).unwrap_or_default(),
+            store,
             ..Cache::default()
-        }
+        };
+        (cache, why)
     }
 
-    /// Reads the store of `out_dir` unless this cache already holds it.
-    pub(crate) fn attach(&mut self, out_dir: &Path) {
-        if self.loaded_from.as_deref() != Some(out_dir) {
-            *self = Cache::load(out_dir);
+    /// Reads the store of `out_dir` unless this cache already holds it; a
+    /// warning when it is there but cannot be read.
+    pub(crate) fn attach(&mut self, out_dir: &Path) -> Option<Diagnostic> {
+        if self.loaded_from.as_deref() == Some(out_dir) {
+            return None;
         }
+        let (cache, why) = Cache::load_or_why(out_dir);
+        *self = cache;
+        why
     }
 
     /// Writes the store into `out_dir` and forgets what this build did not
-    /// use. A store that cannot be written is no error: the next build is
-    /// then a cold one.
+    /// use. A store that cannot be written is no error, but a warning (in
+    /// `warning`): the next build is then a cold one.
     /// After a failed build (`ok` false) memory is kept: the next build,
     /// once the mistake is fixed, still finds it.
     /// Returns, after a complete build that made everything it planned, the
     /// keys of the covers the editions use: the others may go (see
     /// `crate::covers::prune`).
-    pub(crate) fn finish(&mut self, out_dir: &Path, ok: bool) -> Option<HashSet<Key>> {
+    pub(crate) fn finish(
+        &mut self,
+        out_dir: &Path,
+        ok: bool,
+        warning: &mut Option<Diagnostic>,
+    ) -> Option<HashSet<Key>> {
         let used = std::mem::take(&mut self.used);
         // `--force` holds for one build.
         self.rewrite = false;
@@ -394,8 +409,19 @@ impl Cache {
         self.store.version = STORE_VERSION;
         self.store.stoa = stoa_identity().to_string();
         if let Ok(json) = serde_json::to_vec(&self.store) {
-            let _ =
-                crate::output::write_atomically(&out_dir.join(CACHE_DIR).join(STORE_FILE), &json);
+            let path = out_dir.join(CACHE_DIR).join(STORE_FILE);
+            if let Err(e) = crate::output::write_atomically(&path, &json) {
+                *warning = Some(
+                    Diagnostic::warning(format!(
+                        "cannot write the build cache {}: {e}; the next build makes every file \
+                         again, as a first build does",
+                        path.display()
+                    ))
+                    .with_hint(
+                        "check the permissions of the output folder and of its .cache folder",
+                    ),
+                );
+            }
         }
         (ok && complete).then(|| self.store.covers.values().cloned().collect())
     }
@@ -558,14 +584,37 @@ impl Cache {
 /// stoa's and is rebuilt.
 const MAX_STORE_BYTES: u64 = 256 << 20;
 
-fn read_store(out_dir: &Path) -> Option<Store> {
+/// The store of `out_dir`: `Ok(None)` when there is none, or one another
+/// stoa wrote or that does not parse (expected after an upgrade, or a
+/// build killed before its first store); `Err` with the reason when the
+/// file is there but cannot be read.
+fn read_store_or_why(out_dir: &Path) -> Result<Option<Store>, String> {
     let path = out_dir.join(CACHE_DIR).join(STORE_FILE);
+    match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        _ => {}
+    }
     // Only a regular file is read: opening a FIFO put there waits for a
     // writer forever, and a device (/dev/zero) never ends.
-    stoa_book::limits::regular_file(&path, MAX_STORE_BYTES).ok()?;
-    let bytes = stoa_book::limits::read_bounded(&path, MAX_STORE_BYTES).ok()?;
-    let store: Store = serde_json::from_slice(&bytes).ok()?;
-    (store.version == STORE_VERSION && store.stoa == stoa_identity()).then_some(store)
+    stoa_book::limits::regular_file(&path, MAX_STORE_BYTES)?;
+    let bytes = stoa_book::limits::read_bounded(&path, MAX_STORE_BYTES)
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    let Ok(store) = serde_json::from_slice::<Store>(&bytes) else {
+        return Ok(None);
+    };
+    Ok((store.version == STORE_VERSION && store.stoa == stoa_identity()).then_some(store))
+}
+
+/// The warning for a build cache that cannot be read.
+fn unreadable_store(out_dir: &Path, why: &str) -> Diagnostic {
+    let path = out_dir.join(CACHE_DIR).join(STORE_FILE);
+    Diagnostic::warning(format!(
+        "the build cache {} {why}: this build makes every file again, as a first build does",
+        path.display()
+    ))
+    .with_hint(
+        "remove the file, or fix its permissions, so that later builds redo only what changed",
+    )
 }
 
 fn full_edition_key(base: &str, extra: &[(PathBuf, Key)]) -> Key {
@@ -687,7 +736,7 @@ pub(crate) fn folder_holds(path: &Path, files: &[(String, Vec<u8>)]) -> bool {
                 .components()
                 .all(|c| matches!(c, std::path::Component::Normal(_)))
     };
-    // A path that would leave the folder is for `replace_folder` to refuse.
+    // A path that would leave the folder is for `output::stage_folder` to refuse.
     if !path.is_dir() || !files.iter().all(|(rel, _)| inside(rel)) {
         return false;
     }
@@ -721,6 +770,26 @@ fn store_path(out_dir: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_store_that_cannot_be_read_or_written_is_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        // A folder where the store goes: it can be neither read nor written.
+        std::fs::create_dir_all(dir.path().join(CACHE_DIR).join(STORE_FILE)).unwrap();
+        let (mut cache, why) = Cache::load_or_why(dir.path());
+        let why = why.expect("a warning").to_string();
+        assert!(why.contains("makes every file again"), "{why}");
+        let mut warning = None;
+        cache.finish(dir.path(), true, &mut warning);
+        let warning = warning.expect("a warning").to_string();
+        assert!(
+            warning.contains("cannot write the build cache"),
+            "{warning}"
+        );
+        // None at all is no warning: a first build.
+        let empty = tempfile::tempdir().unwrap();
+        assert!(Cache::load_or_why(empty.path()).1.is_none());
+    }
 
     #[test]
     fn pieces_are_length_prefixed() {
@@ -787,7 +856,7 @@ mod tests {
         if !made.is_ok_and(|s| s.success()) {
             return; // no mkfifo here: nothing to check
         }
-        assert!(read_store(dir.path()).is_none());
+        assert!(read_store_or_why(dir.path()).is_err(), "not read, and said");
     }
 
     fn made(out: &Path, key: &str, file: &str) -> Made {
@@ -815,23 +884,23 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path();
         std::fs::write(out.join("a.epub"), "bytes").unwrap();
-        let mut cache = Cache::load(out);
+        let mut cache = Cache::load_or_why(out).0;
         let m = made(out, "k1", "a.epub");
         cache.set_artifact("b/en/epub".into(), Some(m));
-        cache.finish(out, true);
-        let again = Cache::load(out);
+        cache.finish(out, true, &mut None);
+        let again = Cache::load_or_why(out).0;
         assert!(again.artifact("b/en/epub").unwrap().fresh(out, "k1"));
         for junk in [&b"{not json"[..], b"", b"{\"version\": 99}", &[0xff, 0xfe]] {
             std::fs::write(store_path(out), junk).unwrap();
-            assert!(Cache::load(out).artifact("b/en/epub").is_none());
+            assert!(Cache::load_or_why(out).0.artifact("b/en/epub").is_none());
         }
         // A folder where the store should be: unreadable, and no panic when
         // writing over it either.
         std::fs::remove_file(store_path(out)).unwrap();
         std::fs::create_dir_all(store_path(out)).unwrap();
-        let mut cache = Cache::load(out);
+        let mut cache = Cache::load_or_why(out).0;
         assert!(cache.artifact("b/en/epub").is_none());
-        cache.finish(out, true);
+        cache.finish(out, true, &mut None);
     }
 
     #[test]
@@ -859,15 +928,15 @@ mod tests {
     #[test]
     fn memory_not_used_by_the_last_build_is_evicted() {
         let dir = tempfile::tempdir().unwrap();
-        let mut cache = Cache::load(dir.path());
+        let mut cache = Cache::load_or_why(dir.path()).0;
         cache.set_page_map("p1".into(), PageMap::default());
         cache.set_page_map("p2".into(), PageMap::default());
-        cache.finish(dir.path(), true);
+        cache.finish(dir.path(), true, &mut None);
         assert_eq!(cache.held(), 2, "used by the build just finished");
         assert!(cache.page_map("p1").is_some());
-        cache.finish(dir.path(), true);
+        cache.finish(dir.path(), true, &mut None);
         assert_eq!(cache.held(), 1, "p2 went unused");
-        cache.finish(dir.path(), true);
+        cache.finish(dir.path(), true, &mut None);
         assert_eq!(cache.held(), 0);
     }
 }

@@ -5,7 +5,7 @@ use crate::cache::Cache;
 use crate::incremental::{Incremental, Plan};
 use crate::load::{Loading, in_build_order, report_broken, select};
 use crate::options::BuildOptions;
-use crate::report::{Report, Sink};
+use crate::report::{Event, Report, Sink};
 use crate::timings::phase;
 use std::path::Path;
 use stoa_book::BookConfig;
@@ -15,21 +15,38 @@ use stoa_doc::Diagnostic;
 /// cache in the output folder shows unchanged since the last build is
 /// neither rendered nor written (see `crate::cache`).
 pub fn build(options: &BuildOptions, sink: Sink) -> Report {
-    build_cached(options, sink, &mut Cache::default())
+    build_cached(options, sink, &mut Cache::default(), false)
 }
 
 /// Builds like [`build`], but makes every artifact again whatever the cache
 /// says (`stoa build --force`); the cache is then written afresh.
 pub fn build_forced(options: &BuildOptions, sink: Sink) -> Report {
-    build_cached(options, sink, &mut Cache::forced(&options.out_dir))
+    build_cached(options, sink, &mut Cache::forced(&options.out_dir), false)
 }
 
 /// A build that reads and updates `cache` (read from the output folder
 /// unless it already holds that folder's store).
-pub(crate) fn build_cached(options: &BuildOptions, sink: Sink, cache: &mut Cache) -> Report {
+/// With `wait`, a build that finds another one writing into the same folder
+/// waits for it (with a warning) instead of failing.
+pub(crate) fn build_cached(
+    options: &BuildOptions,
+    sink: Sink,
+    cache: &mut Cache,
+    wait: bool,
+) -> Report {
     // One build per output folder at a time; what an interrupted build left
     // is removed before anything new is written.
-    let _lock = match crate::guard::OutputLock::acquire(&options.out_dir) {
+    let waited = std::sync::Mutex::new(None);
+    let tell = |warning: &Diagnostic| {
+        sink(Event::Warning(warning));
+        *waited.lock().unwrap_or_else(|e| e.into_inner()) = Some(warning.clone());
+    };
+    let lock = if wait {
+        crate::guard::OutputLock::acquire_waiting(&options.out_dir, &tell)
+    } else {
+        crate::guard::OutputLock::acquire(&options.out_dir)
+    };
+    let _lock = match lock {
         Ok(lock) => lock,
         Err(error) => return Report::failed(sink, "output folder", vec![error]),
     };
@@ -39,11 +56,22 @@ pub(crate) fn build_cached(options: &BuildOptions, sink: Sink, cache: &mut Cache
         return Report::failed(sink, "output folder", vec![error]);
     }
     // Read under the lock: another build may be writing it until then.
-    cache.attach(&options.out_dir);
-    let report = in_pool(options, sink, "build", || run(options, sink, cache));
+    let unreadable = cache.attach(&options.out_dir);
+    if let Some(warning) = &unreadable {
+        sink(Event::Warning(warning));
+    }
+    let mut report = in_pool(options, sink, "build", || run(options, sink, cache));
+    let waited = waited.into_inner().unwrap_or_else(|e| e.into_inner());
+    report.warnings.extend(waited);
     let _t = phase(|| "cache store".into());
-    if let Some(kept) = cache.finish(&options.out_dir, report.ok()) {
+    report.warnings.extend(unreadable);
+    let mut unwritable = None;
+    if let Some(kept) = cache.finish(&options.out_dir, report.ok(), &mut unwritable) {
         crate::covers::prune(&options.out_dir, &kept);
+    }
+    if let Some(warning) = unwritable {
+        sink(Event::Warning(&warning));
+        report.warnings.push(warning);
     }
     report
 }
@@ -125,31 +153,25 @@ fn run(options: &BuildOptions, sink: Sink, cache: &mut Cache) -> Report {
             .site()
             .is_some_and(|m| m.fresh(&options.out_dir, k))
     });
-    if options.site && !editions.is_empty() && !site_fresh {
-        // The page lists every file with its SHA-256: until it is written
-        // again, last, from the files on disk, no page is better than one
-        // whose sums an interrupted build made wrong. (With no edition to
-        // build, no file changes and the page stays.)
-        if let Err(error) = crate::site::retire_site(&options.out_dir) {
-            report.fail(sink, "download page", vec![error]);
-            return report;
-        }
-    }
     let t = phase(|| "render".into());
-    let page_counts = crate::render::render_all(options, &editions, sink, &mut report, &mut incr);
+    let rendered = crate::render::render_all(options, &editions, sink, &mut report, &mut incr);
     drop(t);
     let _t = phase(|| "download page".into());
-    if !site_fresh {
-        let site_key = site_key.filter(|_| report.ok());
-        crate::site::write_site(
-            options,
-            &editions,
-            &page_counts,
-            sink,
-            &mut report,
-            incr,
-            site_key,
-        );
+    if site_fresh {
+        rendered.commit(options, sink, &mut report, &mut incr);
+        return report;
     }
+    // The download page and the catalogs are never removed: the editions'
+    // files are moved into place (the thumbnails drawn first), then the
+    // page is replaced, listing them with their sums.
+    crate::site::write_site(
+        options,
+        &editions,
+        rendered,
+        sink,
+        &mut report,
+        incr,
+        site_key,
+    );
     report
 }

@@ -47,14 +47,34 @@ impl OutputLock {
     /// Locks `out_dir` (created when missing). When another process holds
     /// it, the error names the folder and that process.
     pub fn acquire(out_dir: &Path) -> Result<OutputLock, Diagnostic> {
+        Self::acquire_then(out_dir, None)
+    }
+
+    /// Like [`OutputLock::acquire`], but when another build holds the
+    /// folder, tells `waiting` who (a warning) and waits for it to finish:
+    /// `stoa watch` never drops an edit because a build was under way.
+    pub fn acquire_waiting(
+        out_dir: &Path,
+        waiting: &dyn Fn(&Diagnostic),
+    ) -> Result<OutputLock, Diagnostic> {
+        Self::acquire_then(out_dir, Some(waiting))
+    }
+
+    fn acquire_then(
+        out_dir: &Path,
+        waiting: Option<&dyn Fn(&Diagnostic)>,
+    ) -> Result<OutputLock, Diagnostic> {
+        let mut told = false;
         let created_dir = !out_dir.exists();
-        std::fs::create_dir_all(out_dir).map_err(|e| {
-            Diagnostic::error(format!(
-                "cannot create the output folder {}: {e}",
-                out_dir.display()
-            ))
-            .with_hint("choose another folder with --out, or fix its permissions")
-        })?;
+        let create = || {
+            std::fs::create_dir_all(out_dir).map_err(|e| {
+                Diagnostic::error(format!(
+                    "cannot create the output folder {}: {e}",
+                    out_dir.display()
+                ))
+                .with_hint("choose another folder with --out, or fix its permissions")
+            })
+        };
         let path = out_dir.join(LOCK_FILE);
         let cannot = |e: std::io::Error| {
             Diagnostic::error(format!("cannot lock {}: {e}", path.display()))
@@ -64,6 +84,9 @@ impl OutputLock {
         // removed between opening and locking; then open the new one. Two
         // tries settle any race but a build finishing in a loop.
         for _ in 0..8 {
+            // Again after a wait: the build waited for removes the folder
+            // it created if it leaves it empty.
+            create()?;
             let mut file = OpenOptions::new()
                 .read(true)
                 .write(true)
@@ -71,10 +94,17 @@ impl OutputLock {
                 .truncate(false)
                 .open(&path)
                 .map_err(cannot)?;
-            match file.try_lock() {
-                Ok(()) => {}
-                Err(TryLockError::WouldBlock) => return Err(busy(out_dir, &mut file)),
-                Err(TryLockError::Error(e)) => return Err(cannot(e)),
+            match (file.try_lock(), waiting) {
+                (Ok(()), _) => {}
+                (Err(TryLockError::WouldBlock), None) => return Err(busy(out_dir, &mut file)),
+                (Err(TryLockError::WouldBlock), Some(tell)) => {
+                    if !told {
+                        tell(&waiting_for(out_dir, &mut file));
+                        told = true;
+                    }
+                    file.lock().map_err(cannot)?;
+                }
+                (Err(TryLockError::Error(e)), _) => return Err(cannot(e)),
             }
             if !same_file(&file, &path) {
                 continue;
@@ -112,14 +142,28 @@ impl Drop for OutputLock {
     }
 }
 
-/// The error for a folder another build holds, naming its process.
-fn busy(out_dir: &Path, file: &mut File) -> Diagnostic {
+/// The build that holds the lock `file`, by its process id if it wrote one.
+fn holder(file: &mut File) -> String {
     let mut pid = String::new();
     let _ = file.read_to_string(&mut pid);
-    let who = match pid.trim().parse::<u32>() {
+    match pid.trim().parse::<u32>() {
         Ok(pid) => format!("another stoa build (process {pid})"),
         Err(_) => "another stoa build".to_string(),
-    };
+    }
+}
+
+/// The warning while waiting for a folder another build holds.
+fn waiting_for(out_dir: &Path, file: &mut File) -> Diagnostic {
+    Diagnostic::warning(format!(
+        "{} is writing into {}; this build starts when it ends",
+        holder(file),
+        out_dir.display()
+    ))
+}
+
+/// The error for a folder another build holds, naming its process.
+fn busy(out_dir: &Path, file: &mut File) -> Diagnostic {
+    let who = holder(file);
     Diagnostic::error(format!(
         "{who} is writing into {}; two builds into one folder would mix their files",
         out_dir.display()

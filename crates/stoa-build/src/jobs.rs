@@ -6,6 +6,7 @@ use crate::options::BuildOptions;
 use crate::output::write_atomically;
 use crate::prepare::Prepared;
 use crate::report::{Artifact, Event, Sink};
+use crate::stage::Stage;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use stoa_doc::Diagnostic;
@@ -17,6 +18,8 @@ pub(crate) struct Job<'a> {
     pub(crate) renderer: &'static dyn Renderer,
     /// Write the files even when they hold these bytes (`--force`).
     pub(crate) rewrite: bool,
+    /// Where the edition's files wait until all its formats are made.
+    pub(crate) stage: &'a Stage,
 }
 
 impl Job<'_> {
@@ -116,21 +119,22 @@ fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sin
         sink(Event::Warning(warning));
     }
     let path = job.path(&options.out_dir, &rendered.output);
+    let stage = job.stage;
     let mut written = match &rendered.output {
-        Output::File(bytes) => write_unless_same(&path, bytes, job.rewrite)?,
-        Output::Folder(files) => write_folder(&path, files, job.rewrite)?,
+        Output::File(bytes) => stage.file(&path, bytes, job.rewrite)?,
+        Output::Folder(files) => stage.folder(&path, files, job.rewrite)?,
     };
     let mut files = vec![path.clone()];
     for (ext, bytes) in &rendered.sources {
         let stem = job.prepared.stem();
         let source = path.with_file_name(format!("{stem}.{ext}"));
-        written |= write_unless_same(&source, bytes, job.rewrite)?;
+        written |= stage.file(&source, bytes, job.rewrite)?;
         files.push(source);
     }
     for (suffix, bytes) in &rendered.companions {
         let stem = job.prepared.stem();
         let companion = path.with_file_name(format!("{stem}{suffix}"));
-        written |= write_unless_same(&companion, bytes, job.rewrite)?;
+        written |= stage.file(&companion, bytes, job.rewrite)?;
         files.push(companion);
     }
     let artifact = Artifact {
@@ -157,34 +161,10 @@ fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sin
 /// file left alone keeps its time, for the tools that watch the output);
 /// true when it wrote.
 pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<bool, Vec<Diagnostic>> {
-    write_unless_same(path, bytes, false)
-}
-
-/// [`write`], or with `rewrite`, writes whatever the file holds.
-fn write_unless_same(path: &Path, bytes: &[u8], rewrite: bool) -> Result<bool, Vec<Diagnostic>> {
-    if !rewrite && crate::cache::holds(path, bytes) {
+    if crate::cache::holds(path, bytes) {
         return Ok(false);
     }
     write_atomically(path, bytes).map_err(|e| {
-        vec![Diagnostic::error(format!(
-            "cannot write {}: {e}",
-            path.display()
-        ))]
-    })?;
-    Ok(true)
-}
-
-/// Replaces the folder at `path` with `files` unless it holds exactly them;
-/// true when it wrote.
-fn write_folder(
-    path: &Path,
-    files: &[(String, Vec<u8>)],
-    rewrite: bool,
-) -> Result<bool, Vec<Diagnostic>> {
-    if !rewrite && crate::cache::folder_holds(path, files) {
-        return Ok(false);
-    }
-    crate::output::replace_folder(path, files).map_err(|e| {
         vec![Diagnostic::error(format!(
             "cannot write {}: {e}",
             path.display()

@@ -53,6 +53,7 @@ mod render;
 mod report;
 mod session;
 mod site;
+mod stage;
 mod timings;
 mod translations;
 

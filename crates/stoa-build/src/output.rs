@@ -1,7 +1,7 @@
 //! Writing artifacts so that a reader of dist/ never sees half a file.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to a temporary file beside `path`, flushes it to disk and
 /// renames it over `path`. On any failure the old file is untouched and the
@@ -9,6 +9,20 @@ use std::path::Path;
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     // An interrupting signal waits for this write to finish (see `guard`).
     let _writing = crate::guard::writing();
+    let staged = stage_file(path, bytes)?;
+    put_file(&staged, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&staged);
+    })
+}
+
+/// Writes `bytes` to a new temporary file beside `path` (a leftover's name,
+/// see `guard::is_leftover`), flushed to disk and readable by all, and
+/// returns its path; [`put_file`] moves it into place. On failure nothing
+/// is left behind.
+pub(crate) fn stage_file(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    if injected_full_disk(path) {
+        return Err(std::io::Error::from_raw_os_error(ENOSPC));
+    }
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::Builder::new()
@@ -24,17 +38,39 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             .set_permissions(std::fs::Permissions::from_mode(0o644))?;
     }
     tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    let (_, kept) = tmp.keep().map_err(|e| e.error)?;
+    Ok(kept)
 }
 
-/// Writes `files` (relative `/`-separated paths) into a new folder beside
-/// `path`, then swaps it in for `path` with two renames, so that a reader
-/// sees the old folder or the new one, never a mix. A relative path that is
-/// absolute, empty or climbs with `..` is refused before anything is written.
-pub fn replace_folder(path: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
-    // Never cut between the two renames by an interrupting signal.
-    let _writing = crate::guard::writing();
+/// `ENOSPC`, "No space left on device": what a full disk answers.
+const ENOSPC: i32 = 28;
+
+/// Whether the fault tests asked this write to fail as on a full disk:
+/// `STOA_FAULT_FULL_DISK` names the files (by file name, comma-separated)
+/// whose writes fail. A real full disk fails whichever write comes when it
+/// fills; the tests (tests/testsuite/faults.rs) need it to be one chosen
+/// file, every time.
+fn injected_full_disk(path: &Path) -> bool {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        std::env::var("STOA_FAULT_FULL_DISK")
+            .map(|v| v.split(',').map(str::to_string).collect())
+            .unwrap_or_default()
+    });
+    let name = path.file_name().map(|n| n.to_string_lossy());
+    name.is_some_and(|n| names.iter().any(|f| *f == n))
+}
+
+/// Moves a file made by [`stage_file`] over `path`: one rename.
+pub(crate) fn put_file(staged: &Path, path: &Path) -> std::io::Result<()> {
+    std::fs::rename(staged, path)
+}
+
+/// Writes `files` into a new temporary folder beside `path` (a leftover's
+/// name) and returns it; [`put_folder`] swaps it in. A relative path that
+/// would leave the folder is refused before anything is written; on failure
+/// nothing is left behind.
+pub(crate) fn stage_folder(path: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<PathBuf> {
     let parent = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)?;
     for (rel, _) in files {
@@ -52,6 +88,14 @@ pub fn replace_folder(path: &Path, files: &[(String, Vec<u8>)]) -> std::io::Resu
     }
     #[cfg(unix)]
     publish_permissions(staged.path())?;
+    Ok(staged.keep())
+}
+
+/// Swaps a folder made by [`stage_folder`] in for `path`: the old folder is
+/// parked in a temporary folder (removed with it), then the new one renamed
+/// into place; if that fails, the old one goes back.
+pub(crate) fn put_folder(staged: &Path, path: &Path) -> std::io::Result<()> {
+    let parent = path.parent().unwrap_or(Path::new("."));
     let old = tempfile::Builder::new()
         .prefix(".stoa-old-")
         .tempdir_in(parent)?;
@@ -60,12 +104,10 @@ pub fn replace_folder(path: &Path, files: &[(String, Vec<u8>)]) -> std::io::Resu
     if had_old {
         std::fs::rename(path, &parked)?;
     }
-    let staged = staged.keep();
-    if let Err(e) = std::fs::rename(&staged, path) {
+    if let Err(e) = std::fs::rename(staged, path) {
         if had_old {
             std::fs::rename(&parked, path)?;
         }
-        let _ = std::fs::remove_dir_all(&staged);
         return Err(e);
     }
     Ok(())
@@ -138,6 +180,12 @@ fn publish_permissions(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder staged and swapped in, as `crate::stage` does.
+    fn replace_folder(path: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
+        let staged = stage_folder(path, files)?;
+        put_folder(&staged, path)
+    }
 
     #[test]
     fn a_folder_is_swapped_whole() {

@@ -6,22 +6,71 @@ use crate::jobs::{EditionJob, Job, JobResult, cached, run_reported};
 use crate::options::BuildOptions;
 use crate::prepare::{CoverPlan, prepare_with};
 use crate::report::{Event, Report, Sink};
+use crate::stage::Stage;
 use rayon::prelude::*;
 use stoa_book::{BookConfig, Edition};
+use stoa_doc::Diagnostic;
 use stoa_render::Renderer;
 
 /// The PDF's page count of each edition rendered, by (book id, language).
 pub(crate) type PageCounts = std::collections::BTreeMap<(String, String), usize>;
 
-/// Renders and writes every stale artifact of `editions`; returns the page
-/// counts of the paged formats made.
+/// What rendering made: the editions whose every format was made, with
+/// their files staged, and every job's result.
+pub(crate) struct Rendered {
+    /// The PDF's page count of each edition rendered.
+    pub(crate) page_counts: PageCounts,
+    /// The staged files of each edition that has all its formats.
+    pub(crate) stages: Vec<Stage>,
+    results: Vec<EditionJob>,
+}
+
+impl Rendered {
+    /// The places the staged files will fill.
+    pub(crate) fn pending(&self) -> std::collections::HashSet<std::path::PathBuf> {
+        self.stages.iter().flat_map(Stage::targets).collect()
+    }
+
+    /// Moves every complete edition's files into place, then records in
+    /// the cache what the jobs made (the cache stamps the files in place)
+    /// and adds the results to `report`.
+    pub(crate) fn commit(
+        self,
+        options: &BuildOptions,
+        sink: Sink,
+        report: &mut Report,
+        incr: &mut Incremental,
+    ) {
+        let _t = crate::timings::phase(|| "move into place".into());
+        for stage in self.stages {
+            if let Err(error) = stage.commit() {
+                report.fail(sink, "output folder", vec![error]);
+            }
+        }
+        incr.record_results(options, &self.results);
+        for (_, (_, result)) in self.results {
+            match result {
+                Ok(done) => {
+                    report.artifacts.push(done.artifact);
+                    report.warnings.extend(done.warnings);
+                }
+                // Already shown by `run_reported` or `keep_failed`.
+                Err(errors) => report.errors.extend(errors),
+            }
+        }
+        report.artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+    }
+}
+
+/// Renders every stale artifact of `editions` and stages its files (see
+/// `crate::stage`): [`Rendered::commit`] moves them into place.
 pub(crate) fn render_all(
     options: &BuildOptions,
     editions: &[(&BookConfig, Edition)],
     sink: Sink,
     report: &mut Report,
     incr: &mut Incremental,
-) -> PageCounts {
+) -> Rendered {
     // What the cache says of each edition: which formats are fresh, the
     // page map and the cover it still holds.
     let works: Vec<Work> = editions
@@ -39,16 +88,18 @@ pub(crate) fn render_all(
     let mut ready = Vec::new();
     for result in prepared {
         match result {
-            Ok(p) => ready.push(p),
+            Ok((p, work)) => ready.push((p, work, Stage::default())),
             Err(errors) => report.fail(sink, "cover", errors),
         }
     }
     let books = ready
         .iter()
-        .map(|(p, _)| (p.config.id.as_str(), &p.edition.book));
+        .map(|(p, _, _)| (p.config.id.as_str(), &p.edition.book));
     let alternates = crate::translations::alternates(books);
-    for ((p, _), mut alternates) in ready.iter_mut().zip(alternates) {
-        incr.add_unloaded_alternates(p.config, &p.edition.book.lang, &mut alternates);
+    for ((p, _, _), mut alternates) in ready.iter_mut().zip(alternates) {
+        let lang = &p.edition.book.lang;
+        incr.add_unloaded_alternates(p.config, lang, &mut alternates);
+        crate::translations::add_kept_alternates(options, p.config, lang, &mut alternates);
         p.alternates = alternates;
     }
     let replayed = incr.replayed_count(options);
@@ -69,7 +120,7 @@ pub(crate) fn render_all(
     // is what a cold build writes.
     let early: Vec<Vec<(&'static dyn Renderer, Option<JobResult>)>> = ready
         .par_iter()
-        .map(|(prepared, work)| {
+        .map(|(prepared, work, stage)| {
             let stale = |r: &dyn Renderer| work.fresh(r.name()).is_none();
             let map = work
                 .previous_map
@@ -82,6 +133,7 @@ pub(crate) fn render_all(
                             prepared,
                             renderer,
                             rewrite,
+                            stage,
                         };
                         run_reported(options, &job, Some(map), sink)
                     });
@@ -105,7 +157,7 @@ pub(crate) fn render_all(
         let made: Vec<EditionJob> = round
             .par_iter()
             .zip(early)
-            .flat_map_iter(|((prepared, work), early)| {
+            .flat_map_iter(|((prepared, work, stage), early)| {
                 let key = (
                     prepared.config.id.clone(),
                     prepared.edition.book.lang.clone(),
@@ -130,6 +182,7 @@ pub(crate) fn render_all(
                                 prepared,
                                 renderer,
                                 rewrite,
+                                stage,
                             },
                             None,
                             sink,
@@ -159,11 +212,12 @@ pub(crate) fn render_all(
                                     prepared,
                                     renderer,
                                     rewrite,
+                                    stage,
                                 };
                                 let mut result = run_reported(options, &job, pages.as_ref(), sink);
-                                // Written by this build either way.
+                                // What was staged first is dropped: only
+                                // this one can be written.
                                 if let (Some(Ok(early)), Ok(done)) = (&early, &mut result) {
-                                    done.artifact.written |= early.artifact.written;
                                     done.artifact.seconds += early.artifact.seconds;
                                 }
                                 result
@@ -178,25 +232,64 @@ pub(crate) fn render_all(
             .collect();
         results.extend(made);
     }
-    incr.record_covers(ready.iter().filter_map(|(p, _)| {
+    incr.record_covers(ready.iter().filter_map(|(p, _, _)| {
         let edition = edition_id(&p.config.id, &p.edition.book.lang);
         Some((format!("{edition}/cover"), p.cover_key.clone()?))
     }));
-    incr.record_results(options, &results);
     let mut page_counts = PageCounts::new();
-    for (key, (_, result)) in results {
-        match result {
-            Ok(done) => {
-                if let Some(count) = done.page_count {
-                    page_counts.insert(key, count);
-                }
-                report.artifacts.push(done.artifact);
-                report.warnings.extend(done.warnings);
-            }
-            // Already shown by `run_reported`.
-            Err(errors) => report.errors.extend(errors),
+    let mut stages = Vec::new();
+    for (prepared, _, stage) in ready {
+        let key = (
+            prepared.config.id.clone(),
+            prepared.edition.book.lang.clone(),
+        );
+        let failed = results.iter().any(|(k, (_, r))| *k == key && r.is_err());
+        let mine = results.iter_mut().filter(|(k, _)| *k == key);
+        if failed {
+            // The stage is dropped: every file the last build left stays.
+            keep_failed(mine, sink);
+            continue;
         }
+        for (_, (_, result)) in mine {
+            if let Ok(Some(count)) = result.as_ref().map(|d| d.page_count) {
+                page_counts.insert(key.clone(), count);
+            }
+        }
+        stages.push(stage);
     }
-    report.artifacts.sort_by(|a, b| a.path.cmp(&b.path));
-    page_counts
+    Rendered {
+        page_counts,
+        stages,
+        results,
+    }
+}
+
+/// Turns the formats an edition made into failures when another format of
+/// it failed: an edition's files change together, so none is written and
+/// the last build's stay.
+fn keep_failed<'a>(results: impl Iterator<Item = &'a mut EditionJob>, sink: Sink) {
+    let results: Vec<&mut EditionJob> = results.collect();
+    let failed: Vec<String> = results
+        .iter()
+        .filter(|(_, (_, r))| r.is_err())
+        .map(|(_, (format, _))| format.to_string())
+        .collect();
+    for (_, (_, result)) in results {
+        let Ok(done) = result else { continue };
+        if done.cached {
+            continue;
+        }
+        let name = done
+            .artifact
+            .path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let error = Diagnostic::error(format!(
+            "{name} was made but not written: the {} of the same edition failed, and an \
+             edition's files change together, so the last build's are kept",
+            failed.join(" and ")
+        ));
+        sink(Event::Failed(&name, std::slice::from_ref(&error)));
+        *result = Err(vec![error]);
+    }
 }

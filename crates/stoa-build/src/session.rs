@@ -51,7 +51,9 @@ impl Session {
         if std::mem::take(&mut self.force_next) {
             self.cache = Cache::forced(&self.options.out_dir);
         }
-        build_cached(&self.options, sink, &mut self.cache)
+        // Another build into the same folder (a `stoa build` by hand) is
+        // waited for: the change that started this build is never dropped.
+        build_cached(&self.options, sink, &mut self.cache, true)
     }
 }
 
@@ -135,6 +137,36 @@ mod tests {
         let report = crate::driver::build(&options, &|_| {});
         assert!(report.ok(), "{:?}", report.errors);
         files(&options.out_dir)
+    }
+
+    #[test]
+    fn a_session_build_waits_for_another_build_of_the_folder_then_builds() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        project(root, "First words.", 2);
+        let mut options = options(root, "dist");
+        options.formats = vec!["epub"];
+        let held = crate::guard::OutputLock::acquire(&options.out_dir).unwrap();
+        let (told_tx, told_rx) = std::sync::mpsc::channel::<String>();
+        let told_tx = Mutex::new(told_tx);
+        let mut session = Session::new(options);
+        let report = std::thread::scope(|scope| {
+            let building = scope.spawn(|| {
+                session.build(&|event| {
+                    if let Event::Warning(w) = event {
+                        let _ = told_tx.lock().unwrap().send(w.to_string());
+                    }
+                })
+            });
+            // The build says it waits; only then is the other one done.
+            let told = told_rx.recv().unwrap();
+            assert!(told.contains("this build starts when it ends"), "{told}");
+            drop(held);
+            building.join().unwrap()
+        });
+        assert!(report.ok(), "{:?}", report.errors);
+        assert!(root.join("dist/b/b-en.epub").is_file());
+        assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
     }
 
     #[test]

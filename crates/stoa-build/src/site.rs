@@ -9,10 +9,10 @@ use crate::incremental::{Incremental, edition_id};
 use crate::jobs::write;
 use crate::options::BuildOptions;
 use crate::prepare::theme_dir;
-use crate::render::PageCounts;
+use crate::render::Rendered;
 use crate::report::{Report, Sink};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use stoa_book::{BookConfig, Edition};
 use stoa_doc::{ChapterKind, Diagnostic, IdIndex, NotesPlan};
@@ -35,21 +35,29 @@ fn file_kinds(options: &BuildOptions) -> Vec<FileKind> {
         .collect()
 }
 
-/// Writes each edition's cover thumbnail, then the download page and the
-/// OPDS catalogs listing every edition whose files are in the output folder.
+/// Writes each edition's cover thumbnail, moves the editions' files into
+/// place (`rendered`), then replaces the download page and the OPDS
+/// catalogs, listing every edition whose files are in the output folder.
+/// Between the moves and the page, a reader sees the old page listing the
+/// new files (sums wrong) for as long as a few renames take; a build killed
+/// there leaves the page stale, and the next build, finding it so, writes
+/// it again (see `cache::Made::fresh`).
 pub(crate) fn write_site(
     options: &BuildOptions,
     editions: &[(&BookConfig, Edition)],
-    page_counts: &PageCounts,
+    rendered: Rendered,
     sink: Sink,
     report: &mut Report,
     mut incr: Incremental,
     site_key: Option<Key>,
 ) {
-    incr.forget_others(options);
     if !options.site {
+        rendered.commit(options, sink, report, &mut incr);
+        incr.forget_others(options);
         return;
     }
+    let page_counts = rendered.page_counts.clone();
+    let pending = rendered.pending();
     // The thumbnails the cache shows unchanged are not drawn again.
     let thumbnails: Vec<(Option<Key>, bool)> = editions
         .iter()
@@ -68,7 +76,7 @@ pub(crate) fn write_site(
                 .get(&(config.id.clone(), edition.book.lang.clone()))
                 .copied();
             let thumbnails = if *fresh { None } else { Some(stored) };
-            site_entry(options, config, edition, pages, thumbnails)
+            site_entry(options, config, edition, pages, thumbnails, &pending)
         })
         .collect();
     let mut listed = Vec::new();
@@ -76,7 +84,11 @@ pub(crate) fn write_site(
         entries.into_iter().zip(thumbnails).zip(editions)
     {
         match entry {
-            Ok(Some((entry, drawn_from))) => {
+            Ok(Some((entry, drawn_from, failed))) => {
+                if !failed.is_empty() {
+                    // Listed without its thumbnail: its files are in place.
+                    report.fail(sink, "download page", failed);
+                }
                 let id = edition_id(&config.id, &edition.book.lang);
                 let slots = drawn_from
                     .into_iter()
@@ -101,6 +113,12 @@ pub(crate) fn write_site(
             Err(errors) => report.fail(sink, "download page", errors),
         }
     }
+    rendered.commit(options, sink, report, &mut incr);
+    incr.forget_others(options);
+    let site_key = site_key.filter(|_| report.ok());
+    // Only what is in place is listed: the files of an edition that failed
+    // were never moved.
+    listed.retain_mut(|entry| in_place(options, entry));
     // A PDF this build did not make keeps the page count it had.
     keep_page_counts(options, &mut listed);
     // A partial build lists what earlier builds left in the folder too.
@@ -133,26 +151,6 @@ pub(crate) fn write_site(
     }
 }
 
-/// Removes the download page and the OPDS catalogs before any artifact is
-/// replaced (see `build_in_pool`).
-pub(crate) fn retire_site(out_dir: &Path) -> Result<(), Diagnostic> {
-    let Ok(entries) = std::fs::read_dir(out_dir) else {
-        return Ok(());
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let ours = name == stoa_site::INDEX_HTML
-            || name == stoa_site::OPDS_XML
-            || (name.starts_with("opds-") && name.ends_with(".xml"));
-        if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
-            std::fs::remove_file(entry.path()).map_err(|e| {
-                Diagnostic::error(format!("cannot replace {}: {e}", entry.path().display()))
-            })?;
-        }
-    }
-    Ok(())
-}
-
 /// Thumbnail size: 0.75 pixel per point gives about 300 × 446 pixels.
 const THUMBNAIL_PIXELS_PER_PT: f32 = 0.75;
 
@@ -162,7 +160,8 @@ const THUMBNAIL_2X_PIXELS_PER_PT: f32 = 2.0 * THUMBNAIL_PIXELS_PER_PT;
 
 /// An edition's entry on the download page, and the covers of the build
 /// cache its thumbnails came from.
-type Listed = (SiteEntry, Vec<(&'static str, Key)>);
+/// And why its thumbnails are missing, if they could not be made.
+type Listed = (SiteEntry, Vec<(&'static str, Key)>, Vec<Diagnostic>);
 
 /// The entry of one edition on the download page, with the keys of the
 /// covers of the build cache its thumbnails came from; `pages` is the page
@@ -175,23 +174,33 @@ fn site_entry(
     edition: &Edition,
     pages: Option<usize>,
     thumbnails: Option<Stored>,
+    pending: &HashSet<PathBuf>,
 ) -> Result<Option<Listed>, Vec<Diagnostic>> {
     let book = &edition.book;
+    // In place, or to be moved into place before the page is written.
+    let there = |path: &Path, folder: bool| {
+        let full = options.out_dir.join(path);
+        let placed = if folder {
+            full.is_dir()
+        } else {
+            full.is_file()
+        };
+        placed || pending.contains(&full)
+    };
     let stem = format!("{}-{}", config.id, book.lang);
     let mut files = Vec::new();
     let mut web = None;
     for renderer in options.renderers.iter() {
         if renderer.writes_folder() {
-            let index = PathBuf::from(&config.id)
-                .join(&book.lang)
-                .join("index.html");
-            if options.out_dir.join(&index).is_file() {
+            let folder = PathBuf::from(&config.id).join(&book.lang);
+            let index = folder.join("index.html");
+            if there(&index, false) || there(&folder, true) {
                 web = Some(index);
             }
             continue;
         }
         let file = PathBuf::from(&config.id).join(format!("{stem}.{}", renderer.extension()));
-        if options.out_dir.join(&file).is_file() {
+        if there(&file, false) {
             files.push(file);
         }
     }
@@ -199,6 +208,7 @@ fn site_entry(
         return Ok(None);
     }
     let mut drawn_from = Vec::new();
+    let mut failed = Vec::new();
     let (cover, cover_2x) = match (options.renderers.cover_painter(), thumbnails) {
         // Drawn by an earlier build from the same edition and theme, and
         // still as it left them.
@@ -220,17 +230,26 @@ fn site_entry(
                 write(&options.out_dir.join(&path), &png)?;
                 Ok::<_, Vec<Diagnostic>>(path)
             };
-            let cover = draw(
+            let drawn = draw(
                 THUMBNAIL_PIXELS_PER_PT,
                 "thumbnail",
                 format!("{stem}-cover.png"),
-            )?;
-            let cover_2x = draw(
-                THUMBNAIL_2X_PIXELS_PER_PT,
-                "thumbnail-2x",
-                format!("{stem}-cover-2x.png"),
-            )?;
-            (Some(cover), Some(cover_2x))
+            )
+            .and_then(|cover| {
+                let cover_2x = draw(
+                    THUMBNAIL_2X_PIXELS_PER_PT,
+                    "thumbnail-2x",
+                    format!("{stem}-cover-2x.png"),
+                )?;
+                Ok((cover, cover_2x))
+            });
+            match drawn {
+                Ok((cover, cover_2x)) => (Some(cover), Some(cover_2x)),
+                Err(errors) => {
+                    failed = errors;
+                    (None, None)
+                }
+            }
         }
         (None, _) => (None, None),
     };
@@ -271,7 +290,7 @@ fn site_entry(
             .count(),
         book_posts: config.posts.len(),
     };
-    Ok(Some((entry, drawn_from)))
+    Ok(Some((entry, drawn_from, failed)))
 }
 
 /// `fresh` plus the editions of earlier builds still in the output folder,
@@ -330,4 +349,16 @@ fn has_paged_extension(options: &BuildOptions, file: &Path) -> bool {
         .renderers
         .iter()
         .any(|r| r.maps_pages() && !r.writes_folder() && r.extension() == ext)
+}
+
+/// Whether the files `entry` lists are in the output folder (an edition
+/// that failed keeps what an earlier build left, or nothing); drops those
+/// that are not, and false when none is left.
+fn in_place(options: &BuildOptions, entry: &mut SiteEntry) -> bool {
+    let out = &options.out_dir;
+    entry.files.retain(|f| out.join(f).is_file());
+    if entry.web.as_ref().is_some_and(|w| !out.join(w).is_file()) {
+        entry.web = None;
+    }
+    !entry.files.is_empty() || entry.web.is_some()
 }

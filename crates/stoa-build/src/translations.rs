@@ -79,3 +79,53 @@ pub(crate) fn alternates<'a>(
         })
         .collect()
 }
+
+/// Adds to `alternates` (of the edition `lang` of `config`) the book's
+/// other languages whose web edition an earlier build left in the output
+/// folder and this build does not make (not built this time, or failed to
+/// load): the language switch links to what the folder holds after the
+/// build, and only to the pages it holds.
+pub(crate) fn add_kept_alternates(
+    options: &BuildOptions,
+    config: &BookConfig,
+    lang: &str,
+    alternates: &mut Vec<stoa_render::Alternate>,
+) {
+    let mut added = false;
+    for other in &config.languages {
+        let tag = &other.tag;
+        if tag == lang || alternates.iter().any(|a| &a.lang == tag) {
+            continue;
+        }
+        let folder = options.out_dir.join(&config.id).join(tag);
+        if let Some(slugs) = kept_pages(&folder) {
+            alternates.push(stoa_render::Alternate {
+                lang: tag.clone(),
+                slugs,
+            });
+            added = true;
+        }
+    }
+    if added {
+        let position = |tag: &str| config.languages.iter().position(|l| l.tag == tag);
+        alternates.sort_by_key(|a| position(&a.lang));
+    }
+}
+
+/// The pages (`<slug>.html`) of a web edition in the output folder, sorted;
+/// `None` when there is none there.
+fn kept_pages(folder: &std::path::Path) -> Option<Vec<String>> {
+    if !folder.join("index.html").is_file() {
+        return None;
+    }
+    let mut slugs: Vec<String> = std::fs::read_dir(folder)
+        .ok()?
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            Some(name.strip_suffix(".html")?.to_string())
+        })
+        .collect();
+    slugs.sort();
+    Some(slugs)
+}

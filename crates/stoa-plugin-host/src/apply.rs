@@ -519,6 +519,8 @@ impl Step<'_> {
                 let Some(function) = raw.hook(hook) else {
                     return Err(Failure::Output(format!("has no `{hook}` hook")));
                 };
+                // A crash here ends stoa: it names the plugin first.
+                crate::crash::arm();
                 let (status, output) = raw.call(function, &input);
                 let bytes = output.bytes().map_err(bad_buffer)?;
                 Self::decode(hook, status, bytes)

@@ -38,6 +38,8 @@ pub(crate) struct RawPlugin {
     /// optional `stoa_plugin_hooks_v1` as the hook table says; null when absent.
     hooks: [Option<HookFn>; Hook::COUNT],
     free_buffer: FreeBufferFn,
+    /// What a crash during one of its hooks writes before stoa ends.
+    last_words: Box<[u8]>,
     // Declared last: the function pointers above point into this library,
     // which must outlive every call. The host never drops a loaded plugin
     // during a build (see `load::cache`).
@@ -76,10 +78,12 @@ pub(crate) fn open(path: &Path) -> Result<RawPlugin, OpenError> {
         Slot::Descriptor => d.hook(hook),
         Slot::MoreHooks => more.hook(hook),
     });
+    let name = c_string(d.name, "name")?;
     Ok(RawPlugin {
         hooks,
         tree_version: d.tree_version,
-        name: c_string(d.name, "name")?,
+        last_words: crate::crash::last_words(&name, path),
+        name,
         version: c_string(d.version, "version")?,
         free_buffer: d.free_buffer.ok_or(OpenError::BadField("free_buffer"))?,
         _library: library,
@@ -187,7 +191,9 @@ impl RawPlugin {
         // SAFETY: `input` is a live slice for the whole call and `buffer` a
         // writable StoaBuffer, as the header requires; the hook comes from
         // this library's descriptor, which stays loaded while `self` lives.
-        let status = unsafe { hook(input.as_ptr(), input.len(), &mut buffer) };
+        let status = crate::crash::running(&self.last_words, || unsafe {
+            hook(input.as_ptr(), input.len(), &mut buffer)
+        });
         (
             status,
             Output {

@@ -65,6 +65,9 @@
 //! module, which runs sandboxed.
 
 mod apply;
+// A signal handler for native plugins that crash in process: unsafe by nature.
+#[allow(unsafe_code)]
+mod crash;
 // The only unsafe code of the host: dlopen, the descriptor and hook calls.
 #[allow(unsafe_code)]
 mod ffi;
