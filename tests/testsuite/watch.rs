@@ -205,7 +205,12 @@ impl Stream {
 fn get(addr: SocketAddr, path: &str) -> String {
     let mut tcp = TcpStream::connect(addr).unwrap();
     tcp.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    write!(tcp, "GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n").unwrap();
+    // Read up to the close: the server keeps HTTP/1.1 connections open otherwise.
+    write!(
+        tcp,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut text = String::new();
     tcp.read_to_string(&mut text).unwrap();
     text

@@ -1,8 +1,10 @@
 //! A small read-only HTTP server for dist/: local preview and devices on the same network.
-//! HTTP/1.1 GET and HEAD with byte ranges, std only, a thread per connection under
-//! caps per client and in all, nothing served from outside the root; with a live preview
-//! (`stoa serve --watch`), an event stream of builds and a reload script added to pages.
+//! HTTP/1.1 GET and HEAD with byte ranges and persistent connections, std only, a
+//! thread per connection under caps per client and in all, nothing served from outside
+//! the root; with a live preview (`stoa serve --watch`), an event stream of builds and a
+//! reload script added to pages.
 
+mod connection;
 mod date;
 mod limits;
 mod live;
@@ -19,21 +21,18 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use connection::Handle;
+pub use connection::KeepAlive;
 pub use limits::Limits;
-use limits::{Admission, DeadlineReader, Table};
+use limits::{Admission, Slot, Table};
 pub use live::{EVENTS_PATH, Live, LiveError};
-use request::{Method, Request};
 use response::Response;
 
-/// How long a client may take to send its whole request head, however it
-/// trickles it: a slow client holds a connection for this long at most, and
-/// is the first to be closed when room is needed.
+/// How long a client may take to send a whole request head, however it
+/// trickles it (each request of a kept-alive connection anew): a slow
+/// client holds a connection for this long at most, and is the first to be
+/// closed when room is needed.
 const REQUEST_DEADLINE: Duration = Duration::from_secs(10);
-/// How long one write may block: a phone on weak Wi-Fi drains slowly.
-const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
-/// How long to keep reading after the response, so that a request not read in
-/// full does not turn the close into a reset that loses the response.
-const LINGER: Duration = Duration::from_secs(2);
 /// A connection's thread needs little: the request head and an 8 KiB buffer.
 const THREAD_STACK: usize = 256 * 1024;
 
@@ -45,6 +44,8 @@ pub struct Server {
     root: PathBuf,
     log: bool,
     limits: Limits,
+    keep_alive: KeepAlive,
+    request_deadline: Duration,
     live: Option<Live>,
     stop: Arc<AtomicBool>,
 }
@@ -68,6 +69,8 @@ impl Server {
             root,
             log: false,
             limits: Limits::default(),
+            keep_alive: KeepAlive::default(),
+            request_deadline: REQUEST_DEADLINE,
             live: None,
             stop: Arc::new(AtomicBool::new(false)),
         })
@@ -96,6 +99,21 @@ impl Server {
         self
     }
 
+    /// How long a connection is kept open between requests, and for how
+    /// many (see [`KeepAlive`]).
+    pub fn with_keep_alive(mut self, keep_alive: KeepAlive) -> Server {
+        self.keep_alive = keep_alive;
+        self
+    }
+
+    /// How long a client may take to send a whole request head, each
+    /// request of a connection anew (10 seconds by default); past it, the
+    /// request is answered 408 and the connection closed.
+    pub fn with_request_deadline(mut self, deadline: Duration) -> Server {
+        self.request_deadline = deadline;
+        self
+    }
+
     /// Serves the live preview too (`stoa serve --watch`): the event stream
     /// at [`EVENTS_PATH`] that `live` feeds, and the script that listens to
     /// it added to every HTML page served (never to the files on disk).
@@ -110,6 +128,9 @@ impl Server {
             root: self.root,
             log: self.log,
             preview: self.live,
+            keep_alive: self.keep_alive,
+            request_deadline: self.request_deadline,
+            stop: Arc::clone(&self.stop),
             table: Mutex::new(Table::new(self.limits)),
             live: Mutex::new(0),
             ended: Condvar::new(),
@@ -119,8 +140,9 @@ impl Server {
         if let Some(live) = &site.preview {
             live.close();
         }
-        // Connections still waiting for their request will not get one now.
-        for evicted in site.table().waiting() {
+        // Connections still waiting for a request will not get one now, and
+        // those lingering after their last response need not wait for more.
+        for evicted in site.table().closable() {
             evicted.store(true, Ordering::SeqCst);
         }
         let mut live = site.live.lock().unwrap_or_else(|e| e.into_inner());
@@ -201,17 +223,25 @@ struct Site {
     log: bool,
     /// The live preview's channel, when serving with `--watch`.
     preview: Option<Live>,
+    keep_alive: KeepAlive,
+    request_deadline: Duration,
+    /// Set when the server stops: connections answer no more requests.
+    stop: Arc<AtomicBool>,
     /// The open connections, for the caps, each with the flag that asks it
     /// to make room.
-    table: Mutex<Table<Arc<AtomicBool>>>,
+    table: Mutex<Table<Handle>>,
     /// Connection threads still running, and a signal when one ends.
     live: Mutex<usize>,
     ended: Condvar,
 }
 
 impl Site {
-    fn table(&self) -> MutexGuard<'_, Table<Arc<AtomicBool>>> {
+    fn table(&self) -> MutexGuard<'_, Table<Handle>> {
         self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
     }
 }
 
@@ -241,7 +271,9 @@ fn admit(stream: TcpStream, site: &Arc<Site>) {
         .admit(client, Instant::now(), Arc::clone(&evicted));
     let id = match admission {
         Admission::Admit { id, evicted } => {
-            // Each sees it within a poll, and answers 503 with Retry-After.
+            // Each sees it within a poll: one that was waiting for its first
+            // request (or had begun one) answers 503 with Retry-After, one
+            // idle between requests or lingering after its last just closes.
             for idle in evicted {
                 idle.store(true, Ordering::SeqCst);
             }
@@ -255,10 +287,12 @@ fn admit(stream: TcpStream, site: &Arc<Site>) {
         .name("stoa-serve-conn".into())
         .stack_size(THREAD_STACK)
         .spawn(move || {
-            let _end = Ending { site: &shared, id };
-            // A bug must cost one connection, not the server.
+            let _end = Ending { site: &shared };
+            // A bug must cost one connection, not the server (the slot is
+            // given back as the panic unwinds).
             let _ = catch_unwind(AssertUnwindSafe(|| {
-                serve_connection(&stream, id, &evicted, &shared)
+                let slot = Slot::new(&shared.table, id);
+                connection::serve(&stream, slot, &evicted, &shared);
             }));
         });
     if spawned.is_err() {
@@ -268,15 +302,14 @@ fn admit(stream: TcpStream, site: &Arc<Site>) {
     }
 }
 
-/// Marks a connection's end when its thread finishes, however it finishes.
+/// Counts a connection's thread out when it finishes, however it finishes
+/// (its place in the table is its [`Slot`]'s, given back before).
 struct Ending<'a> {
     site: &'a Site,
-    id: u64,
 }
 
 impl Drop for Ending<'_> {
     fn drop(&mut self) {
-        self.site.table().remove(self.id);
         connection_ended(self.site);
     }
 }
@@ -292,131 +325,8 @@ fn connection_ended(site: &Site) {
 /// client already sent is read without blocking before the close, so that
 /// the close is not a reset that could lose the answer.
 fn refuse_busy(stream: TcpStream) {
-    use std::io::Read;
     let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
     let _ = Response::busy().write_to(&stream, false);
     let _ = stream.shutdown(Shutdown::Write);
-    if stream.set_nonblocking(true).is_ok() {
-        let mut sink = [0u8; 4096];
-        let mut reader = &stream;
-        for _ in 0..16 {
-            match reader.read(&mut sink) {
-                Ok(n) if n > 0 => {}
-                _ => break,
-            }
-        }
-    }
-}
-
-/// Reads one request, answers it, and closes the connection.
-fn serve_connection(stream: &TcpStream, id: u64, evicted: &AtomicBool, site: &Site) {
-    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-    let mut reader = io::BufReader::new(DeadlineReader::new(stream, REQUEST_DEADLINE, evicted));
-    let read = request::read(&mut reader);
-    // From here on the connection is busy answering: never closed for room.
-    // One that was asked to make room first is told to come back.
-    if !site.table().answering(id) {
-        let _ = Response::busy().write_to(stream, false);
-        linger_close(stream);
-        return;
-    }
-    let (response, head_only, line) = match read {
-        Ok(request) => {
-            if let Some(live) = &site.preview
-                && request.method != Method::Other
-                && request.target.split('?').next() == Some(EVENTS_PATH)
-            {
-                let line = format!("{} {}", request.method_name, request.target);
-                let log = |status| {
-                    if site.log {
-                        log_line(stream, &line, status);
-                    }
-                };
-                let since = request
-                    .last_event_id
-                    .or_else(|| since_param(&request.target));
-                let head_only = request.method == Method::Head;
-                live::serve_events(stream, live, since, head_only, &log);
-                linger_close(stream);
-                return;
-            }
-            let response = respond(&site.root, &request, site.preview.as_ref());
-            (
-                response,
-                request.method == Method::Head,
-                format!("{} {}", request.method_name, request.target),
-            )
-        }
-        Err(request::Error::Closed) => return,
-        Err(request::Error::Status(status)) => (Response::error(status), false, "-".to_string()),
-    };
-    if site.log {
-        log_line(stream, &line, response.status);
-    }
-    let _ = response.write_to(stream, head_only);
-    linger_close(stream);
-}
-
-fn log_line(stream: &TcpStream, line: &str, status: u16) {
-    let peer = stream
-        .peer_addr()
-        .map_or("?".to_string(), |a| a.to_string());
-    eprintln!("{peer} {line} {status}");
-}
-
-/// The `since=<generation>` of an event stream's first request: the build
-/// its page was served from.
-fn since_param(target: &str) -> Option<u64> {
-    let (_, query) = target.split_once('?')?;
-    query
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("since="))
-        .and_then(|n| n.parse().ok())
-}
-
-fn respond(root: &Path, request: &Request, live: Option<&Live>) -> Response {
-    if request.method == Method::Other {
-        return Response::error(405);
-    }
-    match resolve::resolve(root, &request.target) {
-        Ok(found) => match live {
-            Some(live) if response::is_page(&found.name) => Response::page(&found, &live.script())
-                .unwrap_or_else(|| {
-                    Response::file(&found, request.range.as_deref(), request.if_range)
-                }),
-            _ => Response::file(&found, request.range.as_deref(), request.if_range),
-        },
-        Err(status) => Response::error(status),
-    }
-}
-
-/// Half-closes, then reads what the client still sends until it closes too (or
-/// a short while passes). Closing with unread data would send a reset, and the
-/// client could lose the response it had not read yet.
-fn linger_close(stream: &TcpStream) {
-    use std::io::Read;
-    let _ = stream.shutdown(Shutdown::Write);
-    let _ = stream.set_read_timeout(Some(LINGER));
-    let mut sink = [0u8; 4096];
-    let mut left = 256 * 1024;
-    let mut reader = stream;
-    while left > 0 {
-        match reader.read(&mut sink) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => left -= n.min(left),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::since_param;
-
-    #[test]
-    fn the_generation_a_page_was_served_from_comes_in_the_query() {
-        assert_eq!(since_param("/.stoa/events?since=12"), Some(12));
-        assert_eq!(since_param("/.stoa/events?x=1&since=3"), Some(3));
-        assert_eq!(since_param("/.stoa/events"), None);
-        assert_eq!(since_param("/.stoa/events?since=-1"), None);
-    }
+    connection::drain_now(&stream);
 }

@@ -17,6 +17,8 @@ use std::net::TcpStream;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use crate::response::Response;
+
 /// The path of the event stream. Served files never start with a dot, so it
 /// cannot hide one.
 pub const EVENTS_PATH: &str = "/.stoa/events";
@@ -248,21 +250,27 @@ fn frames_since(state: &State, since: u64) -> Vec<Frame> {
 
 /// Serves the event stream on `stream` for a client that has seen the
 /// builds up to `since`, until the client leaves, stops reading, the
-/// stream's lifetime ends, or the server stops. Answers 503 when the cap on
-/// streams is reached. `log` is told the status.
+/// stream's lifetime ends, or the server stops. The stream is delimited by
+/// the connection's close, which is for the caller to do. When the cap on
+/// streams is reached, returns the 503 to answer instead. `log` is told the
+/// status.
 pub(crate) fn serve_events(
     stream: &TcpStream,
     live: &Live,
     since: Option<u64>,
     head_only: bool,
     log: &dyn Fn(u16),
-) {
+) -> Option<Response> {
     let Some(_place) = live.join() else {
         log(503);
-        let _ = crate::response::Response::busy().write_to(stream, false);
-        return;
+        return Some(Response::busy());
     };
     log(200);
+    stream_events(stream, live, since, head_only);
+    None
+}
+
+fn stream_events(stream: &TcpStream, live: &Live, since: Option<u64>, head_only: bool) {
     let _ = stream.set_write_timeout(Some(STREAM_WRITE_TIMEOUT));
     let mut out = stream;
     let head = "HTTP/1.1 200 OK\r\nServer: stoa\r\nContent-Type: text/event-stream\r\n\

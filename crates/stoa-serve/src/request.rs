@@ -39,6 +39,30 @@ pub struct Request {
     /// The `Last-Event-ID` header of a reconnecting event stream (the live
     /// preview's), if it is a number.
     pub last_event_id: Option<u64>,
+    /// Whether the request is HTTP/1.0 (else HTTP/1.1).
+    pub http_1_0: bool,
+    /// Whether a `Connection` header lists `close`.
+    pub close: bool,
+    /// Whether a `Connection` header lists `keep-alive`.
+    pub keep_alive: bool,
+    /// Whether a body may follow the head (`Transfer-Encoding`, or a
+    /// `Content-Length` other than 0): this server reads none, so the
+    /// connection cannot be reused.
+    pub has_body: bool,
+}
+
+impl Request {
+    /// Whether the client would keep the connection for another request
+    /// (RFC 9112 §9.3): HTTP/1.1 unless it said `close`, HTTP/1.0 only if
+    /// it said `keep-alive`; never after a body this server does not read.
+    pub fn persistent(&self) -> bool {
+        let asked = if self.http_1_0 {
+            self.keep_alive && !self.close
+        } else {
+            !self.close
+        };
+        asked && !self.has_body
+    }
 }
 
 /// Why no request came out.
@@ -59,8 +83,19 @@ pub fn read(reader: &mut impl BufRead) -> Result<Request, Error> {
     let mut ranges = Vec::new();
     let mut if_range = false;
     let mut last_event_id = None;
+    let (mut close, mut keep_alive, mut has_body) = (false, false, false);
     for (name, value) in headers {
-        if name.eq_ignore_ascii_case("host") {
+        if name.eq_ignore_ascii_case("connection") {
+            for option in value.split(',').map(str::trim) {
+                close |= option.eq_ignore_ascii_case("close");
+                keep_alive |= option.eq_ignore_ascii_case("keep-alive");
+            }
+        } else if name.eq_ignore_ascii_case("transfer-encoding") {
+            has_body = true;
+        } else if name.eq_ignore_ascii_case("content-length") {
+            // Anything but a zero, even malformed, may have a body behind it.
+            has_body |= value.is_empty() || !value.bytes().all(|b| b == b'0');
+        } else if name.eq_ignore_ascii_case("host") {
             host += 1;
         } else if name.eq_ignore_ascii_case("range") {
             ranges.push(value);
@@ -91,6 +126,10 @@ pub fn read(reader: &mut impl BufRead) -> Result<Request, Error> {
         range,
         if_range,
         last_event_id,
+        http_1_0: version == "HTTP/1.0",
+        close,
+        keep_alive,
+        has_body,
     })
 }
 
@@ -310,6 +349,39 @@ mod tests {
             "X: y\r\n".repeat(MAX_HEADERS + 1)
         );
         assert_eq!(parse(&many).unwrap_err(), Error::Status(431));
+    }
+
+    #[test]
+    fn http_1_1_persists_unless_closed_and_http_1_0_only_when_asked() {
+        let persistent = |raw: &str| parse(raw).unwrap().persistent();
+        assert!(persistent("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+        assert!(!persistent(
+            "GET / HTTP/1.1\r\nHost: x\r\nConnection: Close\r\n\r\n"
+        ));
+        assert!(!persistent(
+            "GET / HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, close\r\n\r\n"
+        ));
+        assert!(!persistent("GET / HTTP/1.0\r\n\r\n"));
+        assert!(persistent(
+            "GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n"
+        ));
+    }
+
+    #[test]
+    fn a_request_with_a_body_does_not_persist() {
+        let persistent = |raw: &str| parse(raw).unwrap().persistent();
+        assert!(persistent(
+            "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
+        ));
+        for header in [
+            "Content-Length: 2",
+            "Content-Length: x",
+            "Content-Length:",
+            "Transfer-Encoding: chunked",
+        ] {
+            let raw = format!("POST / HTTP/1.1\r\nHost: x\r\n{header}\r\n\r\n");
+            assert!(!persistent(&raw), "{header}");
+        }
     }
 
     #[test]

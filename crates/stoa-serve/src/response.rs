@@ -3,7 +3,7 @@
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::net::TcpStream;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use crate::date::http_date;
 use crate::resolve::Found;
@@ -151,45 +151,150 @@ impl Response {
         Some(response)
     }
 
-    /// Sends the status line, the headers, and the body unless `head_only`.
+    /// Sends the whole response, on a connection that closes after it.
     pub fn write_to(self, stream: &TcpStream, head_only: bool) -> io::Result<()> {
+        let last = self.send_all_but_last(stream, head_only, Reuse::Close)?;
+        let mut out = stream;
+        out.write_all(&[last])
+    }
+
+    /// Sends the status line, the headers (with what `reuse` says about the
+    /// connection), and the body unless `head_only`, all but the last byte,
+    /// which it returns for the caller to send: the client knows the
+    /// response is whole from that byte, so the caller sends it at the
+    /// moment the connection's next state is settled.
+    pub fn send_all_but_last(
+        self,
+        stream: &TcpStream,
+        head_only: bool,
+        reuse: Reuse,
+    ) -> io::Result<u8> {
+        let mut head = Vec::with_capacity(256);
+        self.write_head(&mut head, reuse)?;
         let mut out = io::BufWriter::new(stream);
-        write!(out, "HTTP/1.1 {} {}\r\n", self.status, reason(self.status))?;
+        let last = match self.body {
+            Body::File { file, start, len } if len > SMALL_FILE && !head_only => {
+                out.write_all(&head)?;
+                send_file(&mut out, file, start, len)?
+            }
+            // Read with its head, to go out in one write (then the last byte).
+            Body::File {
+                mut file,
+                start,
+                len,
+            } if !head_only => {
+                file.seek(SeekFrom::Start(start))?;
+                let before = head.len();
+                file.take(len).read_to_end(&mut head)?;
+                if (head.len() - before) as u64 != len {
+                    return Err(shrank());
+                }
+                hold_back_last(&mut out, head)?
+            }
+            Body::Text(text) if !head_only => {
+                head.extend_from_slice(text.as_bytes());
+                hold_back_last(&mut out, head)?
+            }
+            // No body: the head's final LF is the last byte.
+            _ => hold_back_last(&mut out, head)?,
+        };
+        out.flush()?;
+        Ok(last)
+    }
+
+    fn write_head(&self, head: &mut Vec<u8>, reuse: Reuse) -> io::Result<()> {
+        write!(head, "HTTP/1.1 {} {}\r\n", self.status, reason(self.status))?;
         write!(
-            out,
+            head,
             "Date: {}\r\nServer: stoa\r\n",
             http_date(SystemTime::now())
         )?;
         for (name, value) in &self.headers {
-            write!(out, "{name}: {value}\r\n")?;
+            write!(head, "{name}: {value}\r\n")?;
         }
         // A rebuild changes the files under the same names: make browsers ask again.
-        out.write_all(b"Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n")?;
-        if !head_only {
-            match self.body {
-                Body::Text(text) => out.write_all(text.as_bytes())?,
-                Body::File {
-                    mut file,
-                    start,
-                    len,
-                } => {
-                    out.flush()?;
-                    file.seek(SeekFrom::Start(start))?;
-                    // Streamed: io::copy moves it in small chunks (or with sendfile).
-                    let sent = io::copy(&mut file.take(len), out.get_mut())?;
-                    if sent != len {
-                        // The file shrank while being sent: the client must not take it as whole.
-                        return Err(io::Error::new(
-                            io::ErrorKind::UnexpectedEof,
-                            "file changed while sent",
-                        ));
-                    }
+        head.extend_from_slice(b"Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n");
+        reuse.write_headers(head)?;
+        head.extend_from_slice(b"\r\n");
+        Ok(())
+    }
+}
+
+/// Whether the connection stays open after a response, as its headers say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reuse {
+    /// The connection closes after this response: `Connection: close`.
+    Close,
+    /// The connection stays open: `Connection: keep-alive`, and
+    /// `Keep-Alive` with how long it waits for the next request (whole
+    /// seconds, left out under one) and how many more it answers.
+    KeepAlive {
+        /// How long the connection waits for the next request.
+        idle: Duration,
+        /// How many more requests it answers (at least one).
+        left: usize,
+    },
+}
+
+impl Reuse {
+    fn write_headers(self, head: &mut Vec<u8>) -> io::Result<()> {
+        match self {
+            Reuse::Close => head.extend_from_slice(b"Connection: close\r\n"),
+            Reuse::KeepAlive { idle, left } => {
+                head.extend_from_slice(b"Connection: keep-alive\r\n");
+                // `timeout=0` would tell the client not to reuse it at all.
+                if idle.as_secs() > 0 {
+                    write!(
+                        head,
+                        "Keep-Alive: timeout={}, max={left}\r\n",
+                        idle.as_secs()
+                    )?;
                 }
             }
         }
-        out.flush()
+        Ok(())
     }
 }
+
+/// Writes `bytes` but the last, and returns that one (a response always
+/// has at least its head's CRLF).
+fn hold_back_last(out: &mut impl Write, mut bytes: Vec<u8>) -> io::Result<u8> {
+    let last = bytes.pop().ok_or(io::ErrorKind::InvalidInput)?;
+    out.write_all(&bytes)?;
+    Ok(last)
+}
+
+/// Sends `len` (at least 1) bytes of `file` from `start` but the last, and
+/// returns that one.
+fn send_file(
+    out: &mut io::BufWriter<&TcpStream>,
+    mut file: File,
+    start: u64,
+    len: u64,
+) -> io::Result<u8> {
+    let but_last = len.checked_sub(1).ok_or(io::ErrorKind::InvalidInput)?;
+    out.flush()?;
+    file.seek(SeekFrom::Start(start))?;
+    // Streamed: io::copy moves it in small chunks (or with sendfile).
+    let mut part = file.take(but_last);
+    let sent = io::copy(&mut part, out.get_mut())?;
+    let mut last = [0u8];
+    let read = part.into_inner().read(&mut last)?;
+    if sent != but_last || read != 1 {
+        return Err(shrank());
+    }
+    Ok(last[0])
+}
+
+/// The file shrank while being sent: the client must not take it as whole,
+/// so the connection ends short of the length it was told.
+fn shrank() -> io::Error {
+    io::Error::new(io::ErrorKind::UnexpectedEof, "file changed while sent")
+}
+
+/// Files up to this size are read into memory and sent with their head in
+/// one write; larger ones are streamed from the file.
+const SMALL_FILE: u64 = 64 * 1024;
 
 /// Pages larger than this get no live-preview script (none is near it).
 const MAX_INJECTED_PAGE: u64 = 16 << 20;

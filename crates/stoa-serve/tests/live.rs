@@ -1,12 +1,14 @@
 //! The live preview over real TCP on 127.0.0.1: the event stream, the
 //! injected script, the cap on streams.
 
+mod common;
+
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
-use stoa_serve::{EVENTS_PATH, Live, LiveError, Server, ServerHandle};
+use stoa_serve::{EVENTS_PATH, KeepAlive, Live, LiveError, Server, ServerHandle};
 
 /// Bounds every read so a server bug fails the test instead of hanging it.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -39,8 +41,9 @@ fn connect(addr: SocketAddr, target: &str, extra: &str) -> BufReader<TcpStream> 
     BufReader::new(stream)
 }
 
+/// The whole answer to a GET of `target`, read up to the close it asks for.
 fn get(addr: SocketAddr, target: &str) -> String {
-    let mut reader = connect(addr, target, "");
+    let mut reader = connect(addr, target, "Connection: close\r\n");
     let mut text = String::new();
     reader.read_to_string(&mut text).unwrap();
     text
@@ -195,4 +198,37 @@ fn streams_are_capped_and_a_stream_does_not_hold_up_other_requests() {
     for r in readers {
         r.join().unwrap();
     }
+}
+
+/// A browser may ask for the stream on a connection it kept from the page:
+/// the stream is served whatever the cap on requests per connection, is
+/// never cut by the wait between requests, and ends its connection.
+#[test]
+fn the_stream_can_follow_a_page_on_a_kept_alive_connection() {
+    let live = Live::new();
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("index.html"), "<body></body>").unwrap();
+    let server = Server::bind(dir.path(), "127.0.0.1:0".parse().unwrap())
+        .unwrap()
+        .with_live(live.clone())
+        .with_keep_alive(KeepAlive {
+            idle: Duration::from_millis(50),
+            max_requests: 2,
+        })
+        .spawn();
+    let mut client = common::Client::connect(server.local_addr());
+    client.get("/", "");
+    let page = client.reply(false);
+    assert_eq!(page.header("Connection"), Some("keep-alive"));
+    client.get(&format!("{EVENTS_PATH}?since=0"), "");
+    let answer = head(&mut client.reader);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("Connection: close"), "{answer}");
+    next_event(&mut client.reader);
+    // Well past the idle timeout, a build still reaches the stream.
+    live.publish(&["index.html".into()], &[]);
+    let (id, _) = next_event(&mut client.reader);
+    assert_eq!(id, "1");
+    drop(client);
+    server.shutdown();
 }

@@ -1,15 +1,15 @@
 //! The server over real TCP on 127.0.0.1, with raw requests.
 
+mod common;
+
 use std::fs;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use common::{CLIENT_TIMEOUT, Client, Reply};
 use stoa_serve::{Server, ServerHandle};
-
-/// Bounds every read so a server bug fails the test instead of hanging it.
-const CLIENT_TIMEOUT: Duration = Duration::from_secs(10);
 
 struct Fixture {
     _dir: tempfile::TempDir,
@@ -83,63 +83,24 @@ fn symlink(target: &Path, link: &Path) {
 #[cfg(not(unix))]
 fn symlink(_target: &Path, _link: &Path) {}
 
-#[derive(Debug)]
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-}
-
 fn send(addr: SocketAddr, raw: &[u8]) -> Reply {
     send_then(addr, raw, false)
 }
 
-/// Sends `raw`, half-closing the connection after it when `close` is set (the
-/// server then sees the end of an incomplete request instead of waiting for more).
+/// Sends `raw` and reads the one reply, half-closing the connection after
+/// the request when `close` is set (the server then sees the end of an
+/// incomplete request instead of waiting for more).
 fn send_then(addr: SocketAddr, raw: &[u8], close: bool) -> Reply {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(CLIENT_TIMEOUT)).unwrap();
-    stream.write_all(raw).unwrap();
+    let mut client = Client::connect(addr);
+    client.send(raw);
     if close {
-        stream.shutdown(std::net::Shutdown::Write).unwrap();
+        client
+            .reader
+            .get_ref()
+            .shutdown(std::net::Shutdown::Write)
+            .unwrap();
     }
-    let mut bytes = Vec::new();
-    stream
-        .read_to_end(&mut bytes)
-        .expect("the server answers and closes");
-    parse_reply(&bytes)
-}
-
-fn parse_reply(bytes: &[u8]) -> Reply {
-    let end = bytes
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a complete head");
-    let head = std::str::from_utf8(&bytes[..end]).unwrap();
-    let mut lines = head.split("\r\n");
-    let status_line = lines.next().unwrap();
-    assert!(status_line.starts_with("HTTP/1.1 "), "{status_line}");
-    let status = status_line[9..12].parse().unwrap();
-    let headers = lines
-        .map(|l| {
-            let (n, v) = l.split_once(':').unwrap();
-            (n.to_string(), v.trim().to_string())
-        })
-        .collect();
-    Reply {
-        status,
-        headers,
-        body: bytes[end + 4..].to_vec(),
-    }
+    client.reply(raw.starts_with(b"HEAD "))
 }
 
 #[test]
@@ -456,16 +417,14 @@ fn trickle(addr: SocketAddr, part: &[u8]) -> TcpStream {
 
 /// A GET of `/` that must be answered within `within`.
 fn get_within(addr: SocketAddr, within: Duration) -> Reply {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(within)).unwrap();
-    stream
-        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    let mut client = Client::connect(addr);
+    client
+        .reader
+        .get_ref()
+        .set_read_timeout(Some(within))
         .unwrap();
-    let mut bytes = Vec::new();
-    stream
-        .read_to_end(&mut bytes)
-        .expect("answered in time, not stuck behind slow clients");
-    parse_reply(&bytes)
+    client.get("/", "");
+    client.reply(false)
 }
 
 /// The regression: four connections trickling bytes held every worker.
