@@ -20,6 +20,14 @@ const COVERS_DIR: &str = "covers";
 /// The largest cover read back; a larger file is drawn again.
 const MAX_COVER_BYTES: u64 = 64 << 20;
 
+/// Where an edition's cover comes from.
+pub(crate) enum CoverPlan {
+    /// No format of this build that is made needs one.
+    Skip,
+    /// Drawn now, or taken from the build cache as `Stored` says.
+    Draw(Stored),
+}
+
 /// Whether a cover may come from, and go to, the build cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stored {

@@ -4,13 +4,11 @@
 //! artifacts are rendered.
 
 use crate::cache::{Cache, Hasher, Key, Made, edition_base_key, theme_key};
-use crate::covers::Stored;
-use crate::jobs::EditionJob;
+use crate::covers::{CoverPlan, Stored};
 use crate::options::BuildOptions;
-use crate::prepare::CoverPlan;
 use crate::report::{Event, Report, Sink};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use stoa_book::BookConfig;
 use stoa_book::Edition;
@@ -25,6 +23,22 @@ pub(crate) fn edition_id(book: &str, lang: &str) -> String {
 /// The id of an artifact in the cache: `<book>/<lang>/<format>`.
 pub(crate) fn artifact_id(book: &str, lang: &str, format: &str) -> String {
     format!("{book}/{lang}/{format}")
+}
+
+/// What one format of an edition made, as the cache keeps it.
+pub(crate) struct Record<'a> {
+    pub(crate) book: &'a str,
+    pub(crate) lang: &'a str,
+    pub(crate) format: &'a str,
+    /// The artifact (a file, or a web edition's folder).
+    pub(crate) path: &'a Path,
+    pub(crate) bytes: u64,
+    /// Every file written for it, stamped by the cache.
+    pub(crate) files: &'a [PathBuf],
+    pub(crate) warnings: &'a [Diagnostic],
+    pub(crate) page_count: Option<usize>,
+    /// The page map a paged format made.
+    pub(crate) pages: Option<&'a PageMap>,
 }
 
 /// What this build knows before loading anything.
@@ -605,41 +619,38 @@ impl<'c> Incremental<'c> {
         }
     }
 
-    /// Remembers what the jobs made. An edition whose paged format failed
-    /// keeps no record of its other formats, made without its page map.
-    pub(crate) fn record_results(&mut self, options: &BuildOptions, results: &[EditionJob]) {
-        let paged_failed: Vec<&(String, String)> = results
-            .iter()
-            .filter(|(_, (f, r))| options.renderer(f).maps_pages() && r.is_err())
-            .map(|(k, _)| k)
-            .collect();
-        for ((book, lang), (format, result)) in results {
-            let id = artifact_id(book, lang, format);
-            let Ok(done) = result else { continue };
-            if done.cached {
-                continue;
-            }
-            let key = self.keys.get(&id).cloned();
-            if let (Some(map), Some(key)) = (&done.pages, &key) {
-                self.cache.set_page_map(key.clone(), map.clone());
-                self.cache
-                    .set_recent_map(edition_id(book, lang), map.clone());
-            }
-            let keep = !paged_failed.contains(&&(book.clone(), lang.clone()))
-                || options.renderer(format).maps_pages();
-            let made = key.filter(|_| keep).and_then(|key| {
-                Made::new(
-                    &options.out_dir,
-                    key,
-                    done.artifact.path.clone(),
-                    done.artifact.bytes,
-                    &done.files,
-                    done.warnings.clone(),
-                    done.page_count,
-                )
-            });
-            self.cache.set_artifact(id, made);
+    /// Remembers what one format of an edition made (its files in place).
+    pub(crate) fn record_made(&mut self, options: &BuildOptions, made: Record) {
+        let Record {
+            book,
+            lang,
+            format,
+            path,
+            bytes,
+            files,
+            warnings,
+            page_count,
+            pages,
+        } = made;
+        let id = artifact_id(book, lang, format);
+        let key = self.keys.get(&id).cloned();
+        if let (Some(map), Some(key)) = (pages, &key) {
+            self.cache.set_page_map(key.clone(), map.clone());
+            self.cache
+                .set_recent_map(edition_id(book, lang), map.clone());
         }
+        let made = key.and_then(|key| {
+            Made::new(
+                &options.out_dir,
+                key,
+                path.to_path_buf(),
+                bytes,
+                files,
+                warnings.to_vec(),
+                page_count,
+            )
+        });
+        self.cache.set_artifact(id, made);
     }
 
     /// The key of an edition's thumbnails and whether they are fresh.

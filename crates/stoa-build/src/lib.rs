@@ -2,35 +2,50 @@
 //! format in parallel with rayon and writes the artifacts atomically.
 //!
 //! # Steps
-//! A build ([`build`], or a warm [`Session`]) runs these steps, each in
-//! its own module, each module using only those above it:
+//! A build ([`build`], or a warm [`Session`]: both run
+//! [`driver::build_cached`]) runs these steps in this order. Each module
+//! belongs to one step and uses only modules of its own step or earlier
+//! ones (checked by a test, `layering.rs`):
 //!
-//! 1. **Options** (`options`, `report`): what to build, with the registry
-//!    of formats ([`stoa_render::Renderers`]); what the build tells as it
-//!    goes and reports at the end.
-//! 2. **Lock** (`guard`, `output`): one build per output folder; what an
-//!    interrupted build left is removed; every file is written atomically.
-//! 3. **Select** (`load::select`, `translations`): the books and
-//!    languages asked for, their book.toml read, stale translations told.
-//! 4. **Plan** (`cache`, `incremental`): each edition's inputs hashed
-//!    without parsing; the editions whose every artifact the cache shows
-//!    unchanged are not loaded. A cold build is one with an empty cache.
-//! 5. **Load** (`load`, `plugins`, `builtin`, `raw_check`): posts parsed,
-//!    plugins run, diagrams drawn, note calls placed, in parallel per book
-//!    and per language.
-//! 6. **Prepare** (`prepare`, `covers`): per edition, once for all
-//!    formats: the notes plan, the id index, the theme, the cover (kept in
-//!    the build cache by what it is drawn from).
-//! 7. **Render** (`render`, `jobs`): each stale format of each edition, the
-//!    formats that map pages (the PDF) first, the others marking the print
-//!    pages with their map; each artifact written unless it holds the same
-//!    bytes.
-//! 8. **Site** (`site`): the download page and the OPDS catalogs, from the
-//!    files on disk, written last.
-//! 9. **Store** (`cache`): what was made, for the next build.
+//! 1. **Options** (`options`, `report`, `timings`): what to build, with
+//!    the registry of formats ([`stoa_render::Renderers`]); what the build
+//!    tells as it goes and reports at the end.
+//! 2. **Lock** (`guard`, `output`, `stage`): one build per output folder
+//!    ([`guard::OutputLock`], waited for by a session); what an interrupted
+//!    build left is removed; files written atomically, an edition's files
+//!    staged and moved into place together ([`stage::Stage`]).
+//! 3. **Select** (`translations`, `builtin`): the books and languages asked
+//!    for ([`load::select`]), their book.toml read, stale translations told;
+//!    where plugins are looked for.
+//! 4. **Plan** (`cache`, `covers`, `incremental`): the build cache read
+//!    ([`cache::Cache::attach`]); each edition's inputs hashed without
+//!    parsing ([`incremental::Plan::new`]); the editions whose every
+//!    artifact the cache shows unchanged are not loaded. A cold build is
+//!    one with an empty cache.
+//! 5. **Load** (`load`, `plugins`, `plugin_assets`, `diagnostics`,
+//!    `raw_check`, `note_calls`): posts parsed, plugins run, diagrams
+//!    drawn, note calls placed, in parallel per book and per language
+//!    ([`load::Loading::load`]); twice: the stale editions, then those
+//!    whose links to them changed ([`incremental::Incremental::settle_pending`]).
+//! 6. **Prepare** (`prepare`): per edition, once for all formats
+//!    ([`prepare::prepare_with`]): the notes plan, the id index, the theme,
+//!    the cover (kept in the build cache by what it is drawn from).
+//! 7. **Render** (`render`, `jobs`): each stale format of each edition
+//!    ([`render::render_all`]), the formats that map pages (the PDF) first,
+//!    the others marking the print pages with their map; each file staged
+//!    unless it holds the same bytes.
+//! 8. **Site** (`site`): thumbnails drawn, the complete editions moved into
+//!    place ([`render::Rendered::commit`]), then the download page and the
+//!    OPDS catalogs replaced, from the files in place
+//!    ([`site::write_site`]).
+//! 9. **Store**: what was made, recorded as each step ends, and the cache
+//!    written once, last ([`cache::Cache::finish`]).
 //!
 //! `stoa check` ([`check`]) runs steps 3, 5 and 6 and renders in memory;
 //! `driver` runs them all.
+// The steps above link to the crate's own functions, so that `cargo doc`
+// warns when the list and the code drift apart.
+#![allow(rustdoc::private_intra_doc_links)]
 
 mod builtin;
 mod cache;
@@ -41,6 +56,8 @@ mod driver;
 mod guard;
 mod incremental;
 mod jobs;
+#[cfg(test)]
+mod layering;
 mod load;
 mod note_calls;
 mod options;

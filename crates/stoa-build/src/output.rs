@@ -177,6 +177,46 @@ fn publish_permissions(dir: &Path) -> std::io::Result<()> {
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))
 }
 
+/// Whether the file at `path` holds exactly `bytes` (its size is compared
+/// first, so a changed file is seldom read).
+pub(crate) fn holds(path: &Path, bytes: &[u8]) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
+        && std::fs::read(path).is_ok_and(|old| old == bytes)
+}
+
+/// Whether the folder at `path` holds exactly `files` (relative,
+/// `/`-separated) and nothing else.
+pub(crate) fn folder_holds(path: &Path, files: &[(String, Vec<u8>)]) -> bool {
+    let inside = |rel: &str| {
+        !rel.is_empty()
+            && Path::new(rel)
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)))
+    };
+    // A path that would leave the folder is for `output::stage_folder` to refuse.
+    if !path.is_dir() || !files.iter().all(|(rel, _)| inside(rel)) {
+        return false;
+    }
+    let mut count = 0usize;
+    let mut stack = vec![path.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return false;
+        };
+        for entry in entries.flatten() {
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => stack.push(entry.path()),
+                Ok(t) if t.is_file() => count += 1,
+                _ => return false,
+            }
+        }
+    }
+    count == files.len()
+        && files
+            .iter()
+            .all(|(rel, bytes)| holds(&path.join(rel), bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! computed once (the notes plan, the id index, the theme, the cover).
 
 use crate::cache::Key;
-use crate::covers::Stored;
+use crate::covers::{CoverPlan, Stored};
 use crate::options::BuildOptions;
 use stoa_book::{BookConfig, Edition};
 use stoa_doc::{Diagnostic, IdIndex, NotesPlan};
@@ -95,14 +95,6 @@ pub(crate) fn prepare<'a>(
         CoverPlan::Skip
     };
     prepare_with(options, config, edition, cover, &options.formats)
-}
-
-/// Where an edition's cover comes from.
-pub(crate) enum CoverPlan {
-    /// No format of this build that is made needs one.
-    Skip,
-    /// Drawn now, or taken from the build cache as `Stored` says.
-    Draw(Stored),
 }
 
 /// [`prepare`], with the cover as `cover` says, for the formats `making`

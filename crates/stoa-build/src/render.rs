@@ -1,10 +1,11 @@
 //! Rendering: every stale format of every loaded edition, in parallel,
 //! the formats that map their pages first within each edition.
 
-use crate::incremental::{Incremental, Work, edition_id};
+use crate::covers::CoverPlan;
+use crate::incremental::{Incremental, Record, Work, edition_id};
 use crate::jobs::{EditionJob, Job, JobResult, cached, run_reported};
 use crate::options::BuildOptions;
-use crate::prepare::{CoverPlan, prepare_with};
+use crate::prepare::prepare_with;
 use crate::report::{Event, Report, Sink};
 use crate::stage::Stage;
 use rayon::prelude::*;
@@ -47,7 +48,26 @@ impl Rendered {
                 report.fail(sink, "output folder", vec![error]);
             }
         }
-        incr.record_results(options, &self.results);
+        for ((book, lang), (format, result)) in &self.results {
+            let Ok(done) = result else { continue };
+            if done.cached {
+                continue;
+            }
+            incr.record_made(
+                options,
+                Record {
+                    book,
+                    lang,
+                    format,
+                    path: &done.artifact.path,
+                    bytes: done.artifact.bytes,
+                    files: &done.files,
+                    warnings: &done.warnings,
+                    page_count: done.page_count,
+                    pages: done.pages.as_ref(),
+                },
+            );
+        }
         for (_, (_, result)) in self.results {
             match result {
                 Ok(done) => {

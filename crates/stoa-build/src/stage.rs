@@ -48,7 +48,7 @@ impl Stage {
     ) -> Result<bool, Vec<Diagnostic>> {
         let _writing = crate::guard::writing();
         self.drop_target(path);
-        if !rewrite && crate::cache::holds(path, bytes) {
+        if !rewrite && crate::output::holds(path, bytes) {
             return Ok(false);
         }
         let temp = stage_file(path, bytes).map_err(|e| cannot_write(path, &e))?;
@@ -66,7 +66,7 @@ impl Stage {
     ) -> Result<bool, Vec<Diagnostic>> {
         let _writing = crate::guard::writing();
         self.drop_target(path);
-        if !rewrite && crate::cache::folder_holds(path, files) {
+        if !rewrite && crate::output::folder_holds(path, files) {
             return Ok(false);
         }
         let temp = stage_folder(path, files).map_err(|e| cannot_write(path, &e))?;
