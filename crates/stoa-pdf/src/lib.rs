@@ -79,15 +79,14 @@ impl Renderer for PdfRenderer {
     fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>> {
         let mut job = Job::of(ctx);
         let standards = pdf_standards(job.book)?;
-        let mut generated = generate_with(job.book, ctx.notes, ctx.ids, Parts::Book, ctx.layout);
-        let (mut document, mut warnings) = job.compile(&generated)?;
-        // A printer's gutter grows with the page count: a book that needs
-        // a wider inside margin than its own is laid out once more with it.
-        let geared = press::geared(job.book, document.pages().len());
+        let Laid {
+            geared,
+            generated,
+            mut document,
+            mut warnings,
+        } = job.lay_out(ctx)?;
         if let Some(book) = &geared {
             job.book = book;
-            generated = generate_with(job.book, ctx.notes, ctx.ids, Parts::Book, ctx.layout);
-            (document, warnings) = job.compile(&generated)?;
         }
         // The creation date is stoa's, not the theme's: `meta.modified`,
         // which SOURCE_DATE_EPOCH sets (else the book's date), as in the
@@ -183,11 +182,7 @@ impl Renderer for PdfRenderer {
         let Some(page) = document.pages().first() else {
             return Err(vec![Diagnostic::error("the theme made no cover page")]);
         };
-        let options = RenderOptions {
-            pixel_per_pt: Scalar::new(f64::from(pixels_per_pt)),
-            render_bleed: false,
-        };
-        let png = png_out::encode(&typst_render::render(page, &options)).map_err(|e| {
+        let png = page_png(page, pixels_per_pt).map_err(|e| {
             vec![Diagnostic::error(format!(
                 "cannot encode the cover as PNG: {e}"
             ))]
@@ -209,6 +204,74 @@ pub fn generate_source_of(book: &Book) -> String {
     generate_source(book, &NotesPlan::of(book), &IdIndex::of(book))
 }
 
+/// The edition in `ctx` laid out as [`PdfRenderer`] lays it out (with the
+/// printer's gutter), and its cover proof when it has a press job, not
+/// exported: for tests that look at its pages (stoa-tests' reference
+/// pages, `tests/testsuite/ref_pages.rs`).
+pub fn lay_out(ctx: &RenderContext) -> Result<LaidOut, Vec<Diagnostic>> {
+    let job = Job::of(ctx);
+    let laid = job.lay_out(ctx)?;
+    let job = Job {
+        book: laid.geared.as_ref().unwrap_or(job.book),
+        ..job
+    };
+    let proof = press::cover_proof(&job, ctx, &laid.document)?;
+    Ok(LaidOut {
+        document: laid.document,
+        proof,
+    })
+}
+
+/// A laid-out edition ([`lay_out`]): its pages' text, and its pages and
+/// cover proof drawn as PNG images.
+pub struct LaidOut {
+    document: PagedDocument,
+    proof: Option<PagedDocument>,
+}
+
+impl LaidOut {
+    /// The laid-out text of each page, as [`page_texts`] gives it: for a
+    /// test to find the page that shows what it looks at.
+    pub fn texts(&self) -> Vec<String> {
+        let pages = self.document.pages().iter();
+        pages.map(|p| text::page_text(&p.frame)).collect()
+    }
+
+    /// Page `index` (from 0: the cover) drawn at `pixels_per_pt`, without
+    /// its bleed, as a PNG image.
+    pub fn page_png(&self, index: usize, pixels_per_pt: f32) -> Result<Vec<u8>, String> {
+        let page = self.document.pages().get(index);
+        let page = page.ok_or_else(|| format!("the PDF has no page {}", index + 1))?;
+        page_png(page, pixels_per_pt)
+    }
+
+    /// The cover proof (the wrap with its guides, as `-cover-proof.pdf`
+    /// prints it) drawn at `pixels_per_pt` as a PNG image; `None` for a
+    /// book without a press job.
+    pub fn cover_proof_png(&self, pixels_per_pt: f32) -> Option<Result<Vec<u8>, String>> {
+        let page = self.proof.as_ref()?.pages().first()?;
+        Some(page_png(page, pixels_per_pt))
+    }
+}
+
+/// `page` drawn at `pixels_per_pt`, without its bleed, as a PNG image.
+fn page_png(page: &typst_layout::Page, pixels_per_pt: f32) -> Result<Vec<u8>, String> {
+    let options = RenderOptions {
+        pixel_per_pt: Scalar::new(f64::from(pixels_per_pt)),
+        render_bleed: false,
+    };
+    png_out::encode(&typst_render::render(page, &options))
+}
+
+/// A book laid out as the PDF prints it ([`Job::lay_out`]).
+struct Laid {
+    /// The book with the printer's wider gutter, when it was laid out so.
+    geared: Option<Book>,
+    generated: Generated,
+    document: PagedDocument,
+    warnings: Vec<Diagnostic>,
+}
+
 /// What one rendering reads: the book, the theme, the folders images may
 /// come from.
 #[derive(Clone, Copy)]
@@ -225,6 +288,34 @@ impl<'a> Job<'a> {
             theme: ctx.theme,
             roots: ctx.roots,
         }
+    }
+
+    /// Lays the book out as the PDF prints it.
+    fn lay_out(&self, ctx: &RenderContext) -> Result<Laid, Vec<Diagnostic>> {
+        let generated = generate_with(self.book, ctx.notes, ctx.ids, Parts::Book, ctx.layout);
+        let (document, warnings) = self.compile(&generated)?;
+        // A printer's gutter grows with the page count: a book that needs
+        // a wider inside margin than its own is laid out once more with it.
+        let Some(geared) = press::geared(self.book, document.pages().len()) else {
+            return Ok(Laid {
+                geared: None,
+                generated,
+                document,
+                warnings,
+            });
+        };
+        let job = Job {
+            book: &geared,
+            ..*self
+        };
+        let generated = generate_with(&geared, ctx.notes, ctx.ids, Parts::Book, ctx.layout);
+        let (document, warnings) = job.compile(&generated)?;
+        Ok(Laid {
+            geared: Some(geared),
+            generated,
+            document,
+            warnings,
+        })
     }
 
     /// Checks the book and theme, then lays the generated source out.

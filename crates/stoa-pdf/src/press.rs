@@ -129,15 +129,7 @@ pub(crate) fn files(
     let theme = checked_theme(job.theme)?;
     let mut files = vec![("-print.pdf".to_owned(), print)];
     for (suffix, guides) in [("-cover.pdf", false), ("-cover-proof.pdf", true)] {
-        let source = wrap::source(book, &wrap, guides);
-        let world = StoaWorld::new(source, theme.clone(), HashMap::new(), None);
-        let Warned { output, .. } = typst::compile::<PagedDocument>(&world);
-        let laid = output.map_err(|errors| {
-            errors
-                .iter()
-                .map(|e| Diagnostic::error(format!("cannot lay out the cover wrap: {}", e.message)))
-                .collect::<Vec<_>>()
-        })?;
+        let laid = lay_out_wrap(book, &theme, &wrap, guides)?;
         let sheet = compose(&laid, &front, &wrap);
         files.push((suffix.to_owned(), export(&sheet, "cover", false)?));
         if press.preflight && !guides {
@@ -145,6 +137,45 @@ pub(crate) fn files(
         }
     }
     Ok(files)
+}
+
+/// The cover proof of the laid-out `document` (the `-cover-proof.pdf`'s
+/// one page: the wrap with its guides), for the reference-page tests;
+/// `None` when the book has no press job or its profile no wrap.
+pub(crate) fn cover_proof(
+    job: &Job,
+    ctx: &RenderContext,
+    document: &PagedDocument,
+) -> Result<Option<PagedDocument>, Vec<Diagnostic>> {
+    let Some(press) = &job.book.print.press else {
+        return Ok(None);
+    };
+    let inside = interior(document, press, stoa_locale::is_rtl(&job.book.lang));
+    let Some(wrap) = Wrap::of(job.book, inside.pages().len()) else {
+        return Ok(None);
+    };
+    let front = front_cover(job, ctx, &wrap)?;
+    let laid = lay_out_wrap(job.book, &checked_theme(job.theme)?, &wrap, true)?;
+    Ok(Some(compose(&laid, &front, &wrap)))
+}
+
+/// The back and the spine of `wrap` laid out (with the proof's `guides`
+/// or without), for [`compose`] to place the front on.
+fn lay_out_wrap(
+    book: &Book,
+    theme: &stoa_render::Theme,
+    wrap: &Wrap,
+    guides: bool,
+) -> Result<PagedDocument, Vec<Diagnostic>> {
+    let source = wrap::source(book, wrap, guides);
+    let world = StoaWorld::new(source, theme.clone(), HashMap::new(), None);
+    let Warned { output, .. } = typst::compile::<PagedDocument>(&world);
+    output.map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| Diagnostic::error(format!("cannot lay out the cover wrap: {}", e.message)))
+            .collect()
+    })
 }
 
 /// What the printer of `press` would refuse in a book of `pages` print

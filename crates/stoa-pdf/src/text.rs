@@ -24,13 +24,16 @@ pub fn page_texts(ctx: &RenderContext) -> Result<(Vec<String>, Vec<Diagnostic>),
     let pages = document
         .pages()
         .iter()
-        .map(|page| {
-            let mut items = Vec::new();
-            text_items(&page.frame, Point::zero(), &mut items);
-            lines(&items)
-        })
+        .map(|p| page_text(&p.frame))
         .collect();
     Ok((pages, warnings))
+}
+
+/// The laid-out text of one page, lines separated by `\n`.
+pub(crate) fn page_text(frame: &Frame) -> String {
+    let mut items = Vec::new();
+    text_items(frame, Point::zero(), &mut items);
+    lines(&items)
 }
 
 /// Every text item of `frame` and its subframes, in layout order, with its
