@@ -362,25 +362,14 @@ pub fn edition_identifier(book_identifier: &str, lang: &str) -> String {
 }
 
 /// Seconds since 1970 to `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian, UTC).
+/// A year past 9999 is written with its sign (`+10000`), as ISO 8601 has
+/// it; a time past chrono's range (some 262,000 years) as its last.
 pub fn epoch_to_iso(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    let date = chrono::DateTime::from_timestamp(secs, 0).unwrap_or(match secs < 0 {
+        true => chrono::DateTime::<chrono::Utc>::MIN_UTC,
+        false => chrono::DateTime::<chrono::Utc>::MAX_UTC,
+    });
+    date.format("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
 #[cfg(test)]
@@ -417,6 +406,8 @@ mod tests {
         assert_eq!(epoch_to_iso(0), "1970-01-01T00:00:00Z");
         assert_eq!(epoch_to_iso(1_717_200_000), "2024-06-01T00:00:00Z");
         assert_eq!(epoch_to_iso(951_782_400 + 3_661), "2000-02-29T01:01:01Z");
+        assert_eq!(epoch_to_iso(-1), "1969-12-31T23:59:59Z");
+        assert_eq!(epoch_to_iso(253_402_300_799), "9999-12-31T23:59:59Z");
     }
 
     #[test]

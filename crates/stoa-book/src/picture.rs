@@ -15,16 +15,18 @@ pub type Problem = (String, String);
 /// The media type an image's name says it has (by its extension), `None`
 /// for a kind of image that no format takes.
 pub(crate) fn media_type(path: &Path) -> Option<&'static str> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    Some(match ext.as_str() {
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "svg" => "image/svg+xml",
-        _ => return None,
-    })
+    let ext = path.extension()?.to_str()?;
+    stoa_mime::media_type(ext).filter(|kind| IMAGE_TYPES.contains(kind))
 }
+
+/// The kinds of image every format takes (an icon is the web's alone).
+const IMAGE_TYPES: &[&str] = &[
+    "image/png",
+    "image/jpeg",
+    "image/gif",
+    "image/webp",
+    "image/svg+xml",
+];
 
 /// Checks the image at `path`, whose name says it is `media_type`.
 pub fn check(path: &Path, media_type: &str) -> Result<(), Problem> {

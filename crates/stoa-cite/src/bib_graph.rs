@@ -9,7 +9,7 @@
 //! without recursion; what it cannot read it leaves to the parser, which
 //! reports syntax errors with its own words.
 
-use crate::library::{SourceError, line_column};
+use crate::error::{SourceError, line_column};
 use std::collections::HashMap;
 
 /// How long a chain of `@string`s built from other `@string`s, or of

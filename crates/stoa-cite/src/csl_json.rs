@@ -3,7 +3,7 @@
 //! in, then read as hayagriva's own format (JSON being YAML), so that one
 //! reader checks every format's entries alike.
 
-use crate::library::SourceError;
+use crate::error::SourceError;
 use stoa_doc::serde_json::{Map, Value, json};
 
 /// The hayagriva library of a CSL-JSON file (an array of items, or an

@@ -12,13 +12,15 @@
 
 mod bib_graph;
 mod csl_json;
+mod error;
 mod format;
 mod inlines;
 mod library;
 mod style;
 mod syntax;
 
+pub use error::SourceError;
 pub use format::{Entry, Formatted, format};
-pub use library::{Library, SourceError};
+pub use library::Library;
 pub use style::Style;
 pub use syntax::{Cite, CiteItem, SyntaxError, is_key_char, key_len, parse};

@@ -2,16 +2,13 @@
 //! every renderer reads once: roles, the notes plan, the id index, one traversal.
 
 pub mod compat;
-#[cfg(test)]
-mod copies;
 mod depth;
 mod diag;
 pub mod escape;
 mod ids;
 pub mod index;
+mod index_names;
 mod labels;
-#[cfg(test)]
-mod module_graph;
 mod notes;
 mod page_ref;
 mod role;

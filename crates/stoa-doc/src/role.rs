@@ -132,7 +132,9 @@ impl Role {
             Role::Term if in_glossary => Some("glossterm"),
             Role::Definition if in_glossary => Some("glossdef"),
             Role::GlossaryRef => Some("glossref"),
-            Role::Other(name) => crate::index::epub_type(name).or_else(|| bibliography_type(name)),
+            Role::Other(name) => {
+                crate::index_names::epub_type(name).or_else(|| bibliography_type(name))
+            }
             _ => None,
         }
     }

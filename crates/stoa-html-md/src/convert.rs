@@ -846,7 +846,7 @@ impl<'a> Converter<'a> {
     fn image(&mut self, n: Id) -> Vec<Inline> {
         let dom = self.dom;
         let src = self.image_src(n);
-        let mut alt = crate::render::fold_space(dom.attr(n, "alt").unwrap_or(""));
+        let mut alt = crate::space::fold_space(dom.attr(n, "alt").unwrap_or(""));
         if alt.trim().is_empty()
             && let Some(c) = &self.caption
         {
@@ -1031,7 +1031,7 @@ impl<'a> Converter<'a> {
         let caption = caption_el.map(|c| self.emphasized(c, depth + 1));
         let before = self.caption.take();
         self.caption =
-            caption_el.map(|c| crate::render::fold_space(&dom.text(c)).trim().to_string());
+            caption_el.map(|c| crate::space::fold_space(&dom.text(c)).trim().to_string());
         let mut run = Vec::new();
         for c in dom.children(n).to_vec() {
             if Some(c) != caption_el {
@@ -1184,7 +1184,7 @@ impl<'a> Converter<'a> {
                             d.has_class(c, "kg-bookmark-title")
                                 || d.has_class(c, "embedded-post-title")
                         })
-                        .map(|t| crate::render::fold_space(&dom.text(t)).trim().to_string())
+                        .map(|t| crate::space::fold_space(&dom.text(t)).trim().to_string())
                         .or_else(|| {
                             dom.attr(n, "data-attrs")
                                 .and_then(|j| json_string(j, "title"))
@@ -1293,7 +1293,7 @@ fn video_address(src: &str) -> Option<(&'static str, String)> {
 /// The framed block of an embed: a quotation opened by its kind and title
 /// in bold, holding its text and its address.
 fn embed_block(kind: &str, title: &str, url: &str, body: Vec<Block>) -> Block {
-    let title = crate::render::fold_space(title).trim().to_string();
+    let title = crate::space::fold_space(title).trim().to_string();
     let head = if title.is_empty() || title.eq_ignore_ascii_case(kind) {
         kind.to_string()
     } else {

@@ -49,6 +49,7 @@
 mod convert;
 mod dom;
 mod render;
+mod space;
 
 use std::fmt;
 

@@ -2,25 +2,7 @@
 //! folds it, every character that Markdown would read as markup escaped.
 
 use crate::convert::{Block, Inline};
-
-/// Runs of HTML whitespace (space, tab, line feed, form feed, carriage
-/// return) as one space, as a browser shows them.
-pub(crate) fn fold_space(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut space = false;
-    for c in s.chars() {
-        if matches!(c, ' ' | '\t' | '\n' | '\r' | '\u{c}') {
-            if !space {
-                out.push(' ');
-            }
-            space = true;
-        } else {
-            out.push(c);
-            space = false;
-        }
-    }
-    out
-}
+use crate::space::fold_space;
 
 /// Adjacent texts as one, so that escaping sees each character's
 /// neighbours.

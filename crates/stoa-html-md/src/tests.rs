@@ -56,7 +56,7 @@ proptest! {
     fn text_survives_the_round_trip(text in "[ -~«»“”é\u{a0}]{0,60}") {
         let html = format!("<p>{}</p>", html_escape(&text));
         let markdown = md(&html);
-        let mut expected = render::fold_space(&text).trim_matches(' ').to_string();
+        let mut expected = space::fold_space(&text).trim_matches(' ').to_string();
         // A paragraph of no-break spaces only (WordPress's `<p>&nbsp;</p>`)
         // is an empty one, left out.
         if expected.chars().all(char::is_whitespace) {
@@ -70,7 +70,7 @@ proptest! {
     fn lines_and_emphasis_survive(a in "[ -~]{1,30}", b in "[ -~]{1,30}") {
         let html = format!("<p>{}<br>{}</p>", html_escape(&a), html_escape(&b));
         let markdown = md(&html);
-        let (a, b) = (render::fold_space(&a).trim().to_string(), render::fold_space(&b).trim().to_string());
+        let (a, b) = (space::fold_space(&a).trim().to_string(), space::fold_space(&b).trim().to_string());
         let expected = match (a.is_empty(), b.is_empty()) {
             (false, false) => format!("{a}\n{b}"),
             (true, _) => b,
@@ -93,7 +93,7 @@ proptest! {
             _ => format!("<p>a<sup><a href=\"#n\">1</a></sup></p><ol class=\"wp-block-footnotes\"><li id=\"n\">{t}</li></ol>"),
         };
         let markdown = with_images(&html).markdown;
-        let mut expected = render::fold_space(&text).trim_matches(' ').to_string();
+        let mut expected = space::fold_space(&text).trim_matches(' ').to_string();
         if expected.chars().all(char::is_whitespace) {
             expected.clear();
         }

@@ -63,13 +63,11 @@ fn atom_html(n: Node<'_, '_>, text: &str) -> String {
             let end = inner.rfind("</").unwrap_or(inner.len()).max(start);
             inner[start..end].to_string()
         }
-        _ => format!("<p>{}</p>", html_escape(n.text().unwrap_or(""))),
+        _ => format!(
+            "<p>{}</p>",
+            stoa_doc::escape::xml_text(n.text().unwrap_or(""))
+        ),
     }
-}
-
-fn html_escape(s: &str) -> String {
-    // Read back by html5ever, which decodes every reference.
-    stoa_doc::escape::xml_text(s)
 }
 
 fn read_text(
@@ -319,10 +317,10 @@ fn slug_of(link: &str, title: &str) -> String {
         .last()
         .unwrap_or("");
     let last = last.trim_end_matches(".html").trim_end_matches(".htm");
-    let slug = util::slugify(&stoa_markdown::percent_decode(last));
+    let slug = util::post_slug(&stoa_markdown::percent_decode(last));
     if !slug.is_empty() && last != "index" {
         return slug;
     }
-    let slug = util::slugify(title);
+    let slug = util::post_slug(title);
     if slug.is_empty() { "post".into() } else { slug }
 }

@@ -205,7 +205,7 @@ pub(crate) fn read_text(
         let id = id_of(p, "id").unwrap_or_default();
         let slug = str_of(p, "slug")
             .map(str::to_string)
-            .unwrap_or_else(|| util::slugify(title));
+            .unwrap_or_else(|| util::post_slug(title));
         let mut post = Post {
             slug: slug.clone(),
             title: title.to_string(),

@@ -219,7 +219,7 @@ fn read_post(cx: &PostCx<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Option<F
         Some(p) => crate::site::permalink(
             &p,
             &[
-                ("title", util::slugify(&slug)),
+                ("title", util::post_slug(&slug)),
                 ("year", y.clone()),
                 ("month", m.clone()),
                 ("day", d.clone()),
@@ -232,7 +232,7 @@ fn read_post(cx: &PostCx<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Option<F
                     "categories",
                     categories
                         .iter()
-                        .map(|c| util::slugify(c))
+                        .map(|c| util::post_slug(c))
                         .collect::<Vec<_>>()
                         .join("/"),
                 ),
@@ -243,7 +243,7 @@ fn read_post(cx: &PostCx<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Option<F
                 ("i_day", d.trim_start_matches('0').to_string()),
                 ("short_year", y.get(2..).unwrap_or("").to_string()),
                 ("title", slug.clone()),
-                ("slug", util::slugify(&slug)),
+                ("slug", util::post_slug(&slug)),
                 ("output_ext", ".html".into()),
             ],
         ),

@@ -219,7 +219,7 @@ fn read_posts(
         let title = get(cols.2);
         let mut post = Post {
             slug: if slug.is_empty() {
-                util::slugify(title)
+                util::post_slug(title)
             } else {
                 slug.clone()
             },

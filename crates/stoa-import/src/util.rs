@@ -369,45 +369,18 @@ pub(crate) fn markdown_options() -> Options {
     stoa_markdown::VERBATIM_OPTIONS
 }
 
-/// A slug from any text: lowercase ASCII letters and digits joined by `-`,
-/// accents dropped (`Ação` gives `acao`).
-pub(crate) fn slugify(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        let folded = fold(c);
-        for c in folded.chars() {
-            if c.is_ascii_alphanumeric() {
-                out.push(c.to_ascii_lowercase());
-            } else if !out.is_empty() && !out.ends_with('-') {
-                out.push('-');
-            }
-        }
+/// A post's slug (its folder's name) from any text: lowercase ASCII
+/// letters and digits joined by `-`, accents dropped (`Ação` gives `acao`),
+/// as [`stoa_markdown::name_slug`] has it, short enough for a folder with
+/// room for a `-2` or a language suffix.
+pub(crate) fn post_slug(text: &str) -> String {
+    let out = stoa_markdown::name_slug(text);
+    let max = stoa_book::slug::MAX_LEN - 8;
+    if out.len() <= max {
+        return out;
     }
-    let mut out = out.trim_end_matches('-').to_string();
-    if out.len() > stoa_book::slug::MAX_LEN - 8 {
-        out.truncate(stoa_book::slug::MAX_LEN - 8);
-        out = out.trim_end_matches('-').to_string();
-    }
-    out
-}
-
-/// A Latin letter without its accent, as a string.
-fn fold(c: char) -> String {
-    let s = match c {
-        'á' | 'à' | 'â' | 'ã' | 'ä' | 'å' | 'Á' | 'À' | 'Â' | 'Ã' | 'Ä' | 'Å' => "a",
-        'é' | 'è' | 'ê' | 'ë' | 'É' | 'È' | 'Ê' | 'Ë' => "e",
-        'í' | 'ì' | 'î' | 'ï' | 'Í' | 'Ì' | 'Î' | 'Ï' => "i",
-        'ó' | 'ò' | 'ô' | 'õ' | 'ö' | 'ø' | 'Ó' | 'Ò' | 'Ô' | 'Õ' | 'Ö' | 'Ø' => "o",
-        'ú' | 'ù' | 'û' | 'ü' | 'Ú' | 'Ù' | 'Û' | 'Ü' => "u",
-        'ç' | 'Ç' => "c",
-        'ñ' | 'Ñ' => "n",
-        'ß' => "ss",
-        'æ' | 'Æ' => "ae",
-        'œ' | 'Œ' => "oe",
-        'ý' | 'ÿ' | 'Ý' => "y",
-        _ => return c.to_string(),
-    };
-    s.to_string()
+    // A slug is ASCII: any byte is a character boundary.
+    out[..max].trim_end_matches('-').to_string()
 }
 
 /// A BCP 47 tag in the standard's case, from the way tools write it
@@ -523,7 +496,10 @@ mod tests {
 
     #[test]
     fn slugs_and_tags() {
-        assert_eq!(slugify("Ação e Reação!"), "acao-e-reacao");
+        assert_eq!(post_slug("Ação e Reação!"), "acao-e-reacao");
+        let long = post_slug(&"abc ".repeat(100));
+        assert_eq!(long.len(), stoa_book::slug::MAX_LEN - 9);
+        assert!(!long.ends_with('-'));
         assert_eq!(canonical_tag("pt-br"), "pt-BR");
         assert_eq!(canonical_tag("pt_BR"), "pt-BR");
         assert_eq!(canonical_tag("zh-hant-tw"), "zh-Hant-TW");

@@ -234,7 +234,7 @@ pub(crate) fn read_text(
             .trim()
             .to_string();
         if slug.is_empty() {
-            slug = util::slugify(&title);
+            slug = util::post_slug(&title);
         }
         if slug.is_empty() {
             slug = format!("post-{id}");
@@ -650,11 +650,6 @@ fn attr<'a>(attrs: &'a [(String, String)], key: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
-fn html_escape(s: &str) -> String {
-    // Read back by html5ever, which decodes every reference.
-    stoa_doc::escape::xml_attribute(s)
-}
-
 /// Shortcodes made HTML: captions, galleries, embeds, code; other known
 /// ones lose their tags and keep their content; unknown `[x]` stays text.
 fn shortcodes(
@@ -747,7 +742,7 @@ fn shortcodes_in(
                 out.push_str("\n\n<figure>");
                 for id in ids.split(',').map(str::trim).filter(|s| !s.is_empty()) {
                     match attachments.get(id) {
-                        Some(url) => out.push_str(&format!("<figure><img src=\"{}\" alt=\"\"></figure>", html_escape(url))),
+                        Some(url) => out.push_str(&format!("<figure><img src=\"{}\" alt=\"\"></figure>", stoa_doc::escape::xml_attribute(url))),
                         None => warnings.push(place.warning(format!(
                             "post `{slug}`: the gallery's image {id} is not among the export's attachments, left out"
                         ))),
@@ -762,14 +757,14 @@ fn shortcodes_in(
                     if name == "gist" {
                         out.push_str(&format!(
                             "<script src=\"{}.js\"></script>",
-                            html_escape(src.trim_end_matches(".js"))
+                            stoa_doc::escape::xml_attribute(src.trim_end_matches(".js"))
                         ));
                     } else if name == "tweet" {
-                        out.push_str(&format!("<blockquote class=\"twitter-tweet\"><a href=\"{0}\">{0}</a></blockquote>", html_escape(src)));
+                        out.push_str(&format!("<blockquote class=\"twitter-tweet\"><a href=\"{0}\">{0}</a></blockquote>", stoa_doc::escape::xml_attribute(src)));
                     } else {
                         out.push_str(&format!(
                             "\n\n<figure class=\"wp-block-embed\"><div class=\"wp-block-embed__wrapper\">{}</div></figure>\n\n",
-                            html_escape(src)
+                            stoa_doc::escape::xml_attribute(src)
                         ));
                     }
                 } else {
@@ -791,7 +786,7 @@ fn shortcodes_in(
                 };
                 out.push_str(&format!(
                     "\n\n<pre><code class=\"language-{}\">{}</code></pre>\n\n",
-                    html_escape(lang),
+                    stoa_doc::escape::xml_attribute(lang),
                     code.trim_matches('\n')
                 ));
             }

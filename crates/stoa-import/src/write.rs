@@ -516,9 +516,9 @@ fn group(posts: Vec<Post>, languages: &[String], warnings: &mut Vec<Diagnostic>)
         };
         posts.sort_by_key(|(l, _)| languages.iter().position(|x| x == l).unwrap_or(usize::MAX));
         let original = &posts[0].1;
-        let mut slug = util::slugify(&original.slug);
+        let mut slug = util::post_slug(&original.slug);
         if slug.is_empty() {
-            slug = util::slugify(&original.title);
+            slug = util::post_slug(&original.title);
         }
         if slug.is_empty() {
             slug = "post".into();
@@ -630,7 +630,7 @@ fn book_id(dir: &Path) -> String {
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
         .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();
-    let slug = util::slugify(&name);
+    let slug = util::post_slug(&name);
     if slug.is_empty() || slug == "posts" || stoa_book::slug::problem(&slug).is_some() {
         "blog".into()
     } else {

@@ -189,8 +189,8 @@ fn read_post(cx: &PostCx<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Found, D
     let section = rel.rsplit_once('/').map_or("", |(d, _)| d);
     let path = match front.str("path") {
         Some(p) => format!("/{}/", p.trim_matches('/')),
-        None if section.is_empty() => format!("/{}/", util::slugify(&slug)),
-        None => format!("/{section}/{}/", util::slugify(&slug)),
+        None if section.is_empty() => format!("/{}/", util::post_slug(&slug)),
+        None => format!("/{section}/{}/", util::post_slug(&slug)),
     };
     let mut urls = vec![format!("{prefix}{path}")];
     if !prefix.is_empty() {

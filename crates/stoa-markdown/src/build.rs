@@ -4,7 +4,7 @@
 
 use crate::ids::IdSet;
 use crate::lines::LineIndex;
-use crate::raw_inline::TagNode;
+use crate::tag_node::TagNode;
 use crate::typography::bind_punctuation;
 use crate::{ImageRef, Parsed};
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};

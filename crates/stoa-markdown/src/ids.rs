@@ -3,32 +3,75 @@
 use std::collections::HashSet;
 
 /// Turns text into an ASCII anchor: `Diálogo sobre Rótulos` -> `dialogo-sobre-rotulos`.
-/// Accented Latin letters lose their accents; other characters become dashes.
+/// The text is lowered to Unicode's lower case first; accented Latin letters
+/// ([`ACCENTS`]) then lose their accents; other characters become dashes.
 pub fn slugify(text: &str) -> String {
+    let lower = text.chars().flat_map(char::to_lowercase);
+    join_slug(lower, |c| fold(c, ACCENTS))
+}
+
+/// The slug of a name (a post's folder, as `stoa import` writes it): the
+/// letters of [`ACCENTS`] in either case and [`LETTERS`] folded as they are,
+/// without lowering to Unicode's lower case first; other characters become
+/// dashes.
+///
+/// It differs from [`slugify`] on purpose, in what existing books already
+/// hold: heading ids are addresses readers link to, and folder names are
+/// where posts live, so neither changes. `Straße` is `stra-e` as an id and
+/// `strasse` as a name; `Ÿ` (whose lower case is `ÿ`) is `y` as an id and a
+/// dash as a name.
+pub fn name_slug(text: &str) -> String {
+    join_slug(text.chars(), |c| {
+        fold(c, ACCENTS).or_else(|| fold(c, LETTERS))
+    })
+}
+
+/// Accented Latin letters, in both cases, and the ASCII letter each folds
+/// to. [`slugify`] lowers the case first, so it only meets the lower ones.
+const ACCENTS: &[(&str, &str)] = &[
+    ("àáâãäåÀÁÂÃÄÅ", "a"),
+    ("çÇ", "c"),
+    ("èéêëÈÉÊË", "e"),
+    ("ìíîïÌÍÎÏ", "i"),
+    ("ñÑ", "n"),
+    ("òóôõöÒÓÔÕÖ", "o"),
+    ("ùúûüÙÚÛÜ", "u"),
+    ("ýÿÝ", "y"),
+];
+
+/// Letters that are not accented ones, folded in names only ([`name_slug`]):
+/// heading ids never folded them.
+const LETTERS: &[(&str, &str)] = &[("øØ", "o"), ("ß", "ss"), ("æÆ", "ae"), ("œŒ", "oe")];
+
+/// What `table` folds `c` to, if it holds it.
+fn fold(c: char, table: &[(&str, &'static str)]) -> Option<&'static str> {
+    table
+        .iter()
+        .find(|(letters, _)| letters.contains(c))
+        .map(|&(_, ascii)| ascii)
+}
+
+/// ASCII letters and digits (in lower case) joined by single dashes, each
+/// character first passed through `fold`; no dash at either end.
+fn join_slug(
+    chars: impl Iterator<Item = char>,
+    fold: impl Fn(char) -> Option<&'static str>,
+) -> String {
     let mut out = String::new();
-    for c in text.chars().flat_map(char::to_lowercase) {
-        let c = fold_accent(c);
+    let mut push = |c: char| {
         if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
             out.push('-');
+        }
+    };
+    for c in chars {
+        match fold(c) {
+            Some(ascii) => ascii.chars().for_each(&mut push),
+            None => push(c),
         }
     }
     out.trim_end_matches('-').to_string()
-}
-
-fn fold_accent(c: char) -> char {
-    match c {
-        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
-        'ç' => 'c',
-        'è' | 'é' | 'ê' | 'ë' => 'e',
-        'ì' | 'í' | 'î' | 'ï' => 'i',
-        'ñ' => 'n',
-        'ò' | 'ó' | 'ô' | 'õ' | 'ö' => 'o',
-        'ù' | 'ú' | 'û' | 'ü' => 'u',
-        'ý' | 'ÿ' => 'y',
-        _ => c,
-    }
 }
 
 /// The prefixes of the ids of numbered figures, tables, listings and
@@ -117,6 +160,25 @@ mod tests {
             "dialogo-sobre-rotulos-e-verdade"
         );
         assert_eq!(slugify("  Ação  "), "acao");
+    }
+
+    #[test]
+    fn names_fold_more_letters_and_lower_no_case() {
+        // What each has always done: ids are links, names are folders.
+        for (text, id, name) in [
+            ("Ação e Reação!", "acao-e-reacao", "acao-e-reacao"),
+            ("Straße", "stra-e", "strasse"),
+            ("Øre Æsir Œuvre", "re-sir-uvre", "ore-aesir-oeuvre"),
+            ("ŸVES", "yves", "ves"),
+            ("\u{212a}elvin", "kelvin", "elvin"),
+            ("中文 🙂 title", "title", "title"),
+        ] {
+            assert_eq!(
+                (slugify(text), name_slug(text)),
+                (id.into(), name.into()),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -11,11 +11,12 @@ mod mathjax;
 mod options;
 mod raw_block;
 mod raw_inline;
+mod tag_node;
 mod tokens;
 mod typography;
 mod url;
 
-pub use ids::{free_id, slugify};
+pub use ids::{free_id, name_slug, slugify};
 pub use options::{PARSER_OPTIONS, VERBATIM_OPTIONS};
 pub use stoa_doc::{TOKEN_CLASS, TOKEN_ROLE, is_token};
 pub use typography::{bind_punctuation, smarten};

@@ -6,33 +6,8 @@
 use crate::ImageRef;
 use crate::build::{Builder, Frame, InlinesKind, Level};
 use crate::html::{DROPPED, RawHtml, Tag, classify};
+use crate::tag_node::TagNode;
 use stoa_doc::{Attrs, Diagnostic, Inline, Role};
-
-/// What an open HTML element becomes when it closes.
-pub(crate) enum TagNode {
-    /// `<span lang>`: a phrase in another language.
-    Lang(String),
-    Emph,
-    Strong,
-    Strike,
-    /// `<code>`, `<tt>`, `<samp>`: the words as inline code.
-    Code,
-    /// `<sup>`, `<sub>`, `<kbd>`, `<mark>`, `<abbr>`, `<u>`: a span with
-    /// that meaning.
-    Role(Role, Attrs),
-    /// `<a href>`: a link, or its words when the address is unsafe.
-    Link(Option<String>, String),
-    /// `<q>`: the words in quotation marks.
-    Quote,
-    /// An embedded player (`<iframe>`, `<video>`, `<audio>`, `<object>`):
-    /// a link to its address.
-    Embed(String),
-    /// Presentation only (`<span>`, `<font>`, `<center>`, `<small>`) or an
-    /// element stoa does not know: the words.
-    Wrapper,
-    /// A script, a style, a form: nothing.
-    Drop,
-}
 
 impl Builder<'_> {
     /// One inline piece of raw HTML: a tag, a comment (dropped), or text

@@ -3,7 +3,7 @@
 //! The header is the reference; these types have the same layout. Rust
 //! plugins never touch them: [`crate::export_plugin!`] fills them in.
 
-use crate::hook::Hook;
+use crate::hook::{Hook, Slot};
 use std::ffi::c_char;
 
 /// The ABI version this SDK and host speak. A new version gets a new entry
@@ -230,6 +230,19 @@ pub struct StoaHooksV1 {
     pub configure: Option<HookFn>,
     /// Rewrites a post's Markdown before it is parsed; null when not provided.
     pub source: Option<HookFn>,
+}
+
+// Written here, not in hook.rs beside the rest of `Slot`: the symbols are
+// the ABI's, and the ABI is built on the hooks (a method there would make
+// the two files lean on each other).
+impl Slot {
+    /// The symbol that returns the struct.
+    pub const fn symbol(self) -> &'static str {
+        match self {
+            Slot::Descriptor => ENTRY_SYMBOL,
+            Slot::MoreHooks => HOOKS_SYMBOL,
+        }
+    }
 }
 
 impl StoaHooksV1 {

@@ -141,14 +141,6 @@ impl Slot {
         }
     }
 
-    /// The symbol that returns the struct.
-    pub const fn symbol(self) -> &'static str {
-        match self {
-            Slot::Descriptor => crate::abi::ENTRY_SYMBOL,
-            Slot::MoreHooks => crate::abi::HOOKS_SYMBOL,
-        }
-    }
-
     /// Its hooks, in the order of their fields in the struct.
     pub fn hooks(self) -> impl Iterator<Item = Hook> {
         Hook::ALL

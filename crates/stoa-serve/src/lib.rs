@@ -1,5 +1,6 @@
 //! A small read-only HTTP server for dist/: local preview and devices on the same network.
-//! HTTP/1.1 GET and HEAD with byte ranges and persistent connections, std only, a
+//! HTTP/1.1 GET and HEAD with byte ranges and persistent connections, std (with
+//! chrono for dates and percent-encoding for paths: nothing else), a
 //! thread per connection under caps per client and in all, nothing served from outside
 //! the root; with a live preview (`stoa serve --watch`), an event stream of builds and a
 //! reload script added to pages.

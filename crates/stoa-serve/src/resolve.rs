@@ -101,24 +101,20 @@ fn decode_segment(raw: &str) -> Result<String, u16> {
     String::from_utf8(bytes).map_err(|_| 404)
 }
 
+/// The bytes `raw` stands for; a `%` without two hex digits after it is a
+/// bad request (400), where the crate would keep it as it is: a client that
+/// sent it meant something else, and guessing what is no way to a file.
 fn percent_decode(raw: &str) -> Result<Vec<u8>, u16> {
     let bytes = raw.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = raw.get(i + 1..i + 3).ok_or(400u16)?;
-            if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(400);
-            }
-            out.push(u8::from_str_radix(hex, 16).map_err(|_| 400u16)?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    let escaped = |at: usize| {
+        bytes
+            .get(at + 1..at + 3)
+            .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+    };
+    if !raw.match_indices('%').all(|(at, _)| escaped(at)) {
+        return Err(400);
     }
-    Ok(out)
+    Ok(percent_encoding::percent_decode(bytes).collect())
 }
 
 #[cfg(test)]
@@ -156,6 +152,13 @@ mod tests {
         assert_eq!(decode_segments("/a%2").unwrap_err(), 400);
         assert_eq!(decode_segments("/a%zz").unwrap_err(), 400);
         assert_eq!(decode_segments("/a%+1").unwrap_err(), 400);
+        assert_eq!(decode_segments("/a%%41").unwrap_err(), 400);
+        assert_eq!(decode_segments("/a%é1").unwrap_err(), 400);
+        assert_eq!(decode_segments("/a%").unwrap_err(), 400);
+        // An escape decoded to `%` is a `%`, not the start of another.
+        assert_eq!(decode_segments("/a%25zz").unwrap(), ["a%zz"]);
+        // Bytes that are no UTF-8 name no file.
+        assert_eq!(decode_segments("/a%ff").unwrap_err(), 404);
     }
 
     #[test]

@@ -358,26 +358,10 @@ fn digits(s: &str) -> Option<u64> {
 pub fn content_type(name: &str) -> &'static str {
     let lower = name.to_ascii_lowercase();
     let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
-    match ext {
-        "xml" if lower.starts_with("opds") => "application/atom+xml;profile=opds-catalog",
-        "epub" => "application/epub+zip",
-        "pdf" => "application/pdf",
-        "html" | "htm" => "text/html; charset=utf-8",
-        "xml" => "application/xml",
-        "atom" => "application/atom+xml",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "svg" => "image/svg+xml",
-        "ico" => "image/x-icon",
-        "css" => "text/css; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
-        "json" => "application/json",
-        "txt" => "text/plain; charset=utf-8",
-        "woff2" => "font/woff2",
-        _ => "application/octet-stream",
+    if ext == "xml" && lower.starts_with("opds") {
+        return "application/atom+xml;profile=opds-catalog";
     }
+    stoa_mime::media_type(ext).unwrap_or("application/octet-stream")
 }
 
 fn reason(status: u16) -> &'static str {

@@ -348,26 +348,9 @@ fn post(lang: &str, date: &str) -> String {
     )
 }
 
-/// A random (version 4) UUID. The standard library's hasher is keyed at
-/// random per process, which is randomness enough for an identifier.
+/// A random (version 4) UUID, the new book's identifier.
 fn new_uuid() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let half = |salt: u64| {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u64(salt);
-        h.finish()
-    };
-    let (a, b) = (half(1), half(2));
-    let a = (a & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_4000;
-    let b = (b & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000;
-    format!(
-        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
-        a >> 32,
-        (a >> 16) & 0xffff,
-        a & 0xffff,
-        b >> 48,
-        b & 0xffff_ffff_ffff
-    )
+    uuid::Uuid::new_v4().to_string()
 }
 
 /// Today's date (UTC) as `YYYY-MM-DD`, the sample post's date.

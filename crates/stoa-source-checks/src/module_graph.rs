@@ -1,8 +1,8 @@
 //! No import circle between the files of one crate: a test over the
-//! workspace's sources (`cargo test -p stoa-doc module_graph`).
+//! sources of every crate of the workspace (`cargo test -p
+//! stoa-source-checks module_graph`).
 //!
-//! It lives here because stoa-doc is light: the test builds in seconds and
-//! links nothing of the crates it reads. Each file of a crate's `src/` is a
+//! It links nothing of the crates it reads, so it builds in seconds. Each file of a crate's `src/` is a
 //! module (`a.rs` and `a/mod.rs` are `a`, `a/b.rs` is `a::b`); a module
 //! refers to another by `use crate::…`, `use super::…`, `use self::…`, a
 //! bare `use child::…`, or a path written in the code (`crate::a::f()`).
@@ -20,10 +20,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// The crates whose files must form no circle, as folders of `crates/`.
-const CRATES: &[&str] = &["stoa-build", "stoa-book", "stoa-pdf", "stoa-serve"];
+/// Where the workspace's crates are, from its root: the `members` of the
+/// root `Cargo.toml` (`*` is any folder). Every crate found there must form
+/// no circle; a folder without `Cargo.toml` and `src/` (the C plugin) is
+/// no Rust crate and is passed over.
+const MEMBERS: &[&str] = &["crates/*", "plugins/*", "plugins/*/cdylib", "tests"];
 
 /// A module's path inside its crate: empty for the crate root.
 type ModPath = Vec<String>;
@@ -671,12 +674,61 @@ pub(super) fn read_sources(dir: &Path) -> Vec<(String, String)> {
     out
 }
 
+/// The folders that [`MEMBERS`] names, sorted.
+fn expand(root: &Path, pattern: &str) -> Vec<PathBuf> {
+    let mut found = vec![root.to_path_buf()];
+    for part in pattern.split('/') {
+        found = found
+            .into_iter()
+            .flat_map(|dir| match part {
+                "*" => subfolders(&dir),
+                name => vec![dir.join(name)],
+            })
+            .collect();
+    }
+    found.sort();
+    found
+}
+
+/// The folders inside `dir`; none when it cannot be read.
+fn subfolders(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.is_dir())
+        .collect()
+}
+
+/// Every crate of the workspace: (its folder from the root, its `src/`).
+fn workspace_crates() -> Vec<(String, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    MEMBERS
+        .iter()
+        .flat_map(|pattern| expand(&root, pattern))
+        .filter(|dir| dir.join("Cargo.toml").is_file() && dir.join("src").is_dir())
+        .map(|dir| {
+            let name = dir
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (name.replace('\\', "/"), dir.join("src"))
+        })
+        .collect()
+}
+
 #[test]
 fn no_crate_has_an_import_circle_between_its_files() {
-    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let crates = workspace_crates();
+    assert!(
+        crates.len() > 30,
+        "the workspace's crates are found: {crates:?}"
+    );
     let mut report = String::new();
-    for name in CRATES {
-        let found = circles(&read_sources(&crates.join(name).join("src")));
+    for (name, src) in crates {
+        let found = circles(&read_sources(&src));
         if !found.is_empty() {
             report.push_str(&format!("{name}:\n"));
             for circle in found {

@@ -1,5 +1,5 @@
 //! Fixed lists written once: a test over the workspace's code that fails
-//! when a second copy of one appears (`cargo test -p stoa-doc copies`).
+//! when a second copy of one appears (`cargo test -p stoa-source-checks copies`).
 //!
 //! Each list has one home, which every other crate reads: the label keys
 //! (`contents`, `about-author`, ...) and the glossary headings per
