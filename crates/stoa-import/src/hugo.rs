@@ -97,6 +97,7 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
     let in_subdir = get("defaultContentLanguageInSubdir")
         .and_then(toml::Value::as_bool)
         .unwrap_or(false);
+    let codes = language_codes(languages_table, &config_path);
     let site = Site {
         title: string("title"),
         description,
@@ -175,7 +176,77 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
         static_dirs: vec![root.join("static"), root.join("assets")],
         syntax: Syntax::Hugo,
     };
+    let (found, site) = codes.apply(found, site, &mut warnings);
     crate::site::finish(found, site, &layout, options, warnings)
+}
+
+/// Hugo's language keys (`[languages.br]`) are names the site chooses, not
+/// language tags: the tag is the language's `languageCode` (or `locale`,
+/// its newer name), when it gives one. Each key with another tag, and where
+/// it was read, for the one warning that says what the edition becomes.
+struct LanguageCodes {
+    codes: Vec<(String, String)>,
+    config: Place,
+}
+
+fn language_codes(languages: Option<&toml::Table>, config_path: &Path) -> LanguageCodes {
+    let mut codes = Vec::new();
+    for (key, value) in languages.into_iter().flatten() {
+        let table = value.as_table();
+        let code = ["languageCode", "locale"].iter().find_map(|name| {
+            let code = table.and_then(|t| frontmatter::get(t, name))?;
+            frontmatter::scalar_string(code).filter(|c| !c.trim().is_empty())
+        });
+        if let Some(code) = code.map(|c| util::canonical_tag(&c))
+            && code != util::canonical_tag(key)
+        {
+            codes.push((key.clone(), code));
+        }
+    }
+    LanguageCodes {
+        codes,
+        config: Place::new(util::display(config_path), None),
+    }
+}
+
+impl LanguageCodes {
+    /// The tag of the language the site calls `key`.
+    fn tag<'k>(&'k self, key: &'k str) -> &'k str {
+        self.codes
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map_or(key, |(_, code)| code.as_str())
+    }
+
+    /// The posts and the site with each language key replaced by its tag,
+    /// and one warning per key so replaced.
+    fn apply(
+        &self,
+        mut found: Vec<Found>,
+        mut site: Site,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> (Vec<Found>, Site) {
+        for f in &mut found {
+            if let Some(lang) = &f.post.lang {
+                f.post.lang = Some(self.tag(lang).to_string());
+            }
+        }
+        site.languages = site
+            .languages
+            .iter()
+            .map(|l| self.tag(l).to_string())
+            .collect();
+        for t in &mut site.translated {
+            t.lang = self.tag(&t.lang).to_string();
+        }
+        for (key, code) in &self.codes {
+            warnings.push(self.config.warning(format!(
+                "the language `{key}` of the site is `{code}` (its languageCode): the `{code}` \
+                 edition is hyphenated and labelled as `{code}`, not as `{key}`"
+            )));
+        }
+        (found, site)
+    }
 }
 
 /// `author = "Name"`, or `author = { name = "Name" }`.

@@ -208,3 +208,50 @@ fn hugo_content_folders_per_language_pair_by_translation_key() {
     let en = std::fs::read_to_string(out.join("books/posts/ola/en.md")).unwrap();
     assert!(en.contains("translation-of = { lang = \"pt-BR\""), "{en}");
 }
+
+/// Hugo's language keys are the site's names, not tags: `[languages.br]`
+/// with `languageCode = "pt-BR"` is a Brazilian Portuguese edition (with
+/// one warning saying so), never a Breton one; `locale` (its newer name)
+/// counts too, and `pt_BR` is `pt-BR`.
+#[test]
+fn hugo_language_keys_become_the_tags_their_language_code_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("hugo.toml"),
+        "title = \"Codes\"\ndefaultContentLanguage = \"br\"\n\n\
+         [languages.br]\nlanguageCode = \"pt-BR\"\nweight = 1\ntitle = \"Códigos\"\n\n\
+         [languages.es]\nlocale = \"es_AR\"\nweight = 2\n\n\
+         [languages.en]\nlanguageCode = \"en\"\nweight = 3\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("content/posts")).unwrap();
+    for (name, title) in [
+        ("hola.br.md", "Olá"),
+        ("hola.es.md", "Hola"),
+        ("hola.en.md", "Hello"),
+    ] {
+        std::fs::write(
+            root.join("content/posts").join(name),
+            format!("+++\ntitle = \"{title}\"\ndate = 2024-01-01\n+++\nText.\n"),
+        )
+        .unwrap();
+    }
+    let site = stoa_import::read(Kind::Hugo, root, &ImportOptions::default()).unwrap();
+    assert_eq!(site.site.languages, ["pt-BR", "es-AR", "en"]);
+    let mut langs: Vec<String> = site.posts.iter().filter_map(|p| p.lang.clone()).collect();
+    langs.sort();
+    assert_eq!(langs, ["en", "es-AR", "pt-BR"], "no `br` (Breton) post");
+    assert!(site.site.translated.iter().any(|t| t.lang == "pt-BR"));
+    let said: Vec<String> = site.warnings.iter().map(|w| w.to_string()).collect();
+    let about = |key: &str| {
+        said.iter()
+            .filter(|w| w.contains(&format!("`{key}` of the site")))
+            .count()
+    };
+    assert_eq!(
+        (about("br"), about("es"), about("en")),
+        (1, 1, 0),
+        "{said:#?}"
+    );
+}
