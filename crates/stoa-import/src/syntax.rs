@@ -10,10 +10,14 @@
 //! | `{{< ref "x" >}}`, `relref`, `{% post_url … %}`, `{% link … %}`, Zola's `@/x.md` | the address of that post, which the writer turns into a link to its chapter |
 //! | `youtube`, `vimeo`, `tweet`/`x`, `gist`, `instagram`, `streamable` | a quoted block naming what it was and its address |
 //! | `{{< details summary= >}}…` | its summary in bold, then its content |
+//! | a theme's `{{< image src= >}}`, `{{< code language= >}}…` | an image as `figure` makes it; a fenced code block |
+//! | a theme's `notice`/`alert`/`admonition`/`callout` (and `note`, `tip`, `warning`, `info`, `hint`)… | a quoted block led by its kind in bold, then its content |
+//! | a theme's `quote`/`blockquote` (Zola's `{% quote(author=) %}`) | a quoted block, then `— author` |
+//! | any other paired Hugo or Zola shortcode (`{{< table >}}…`, `{{< raw >}}…`) | its content, which is the author's text; one warning per name and post |
 //! | `{% raw %}…{% endraw %}`, `{{</* … */>}}` | the text inside, as written |
 //! | `{% comment %}…{% endcomment %}` | nothing |
 //! | `{{ site.title }}`, `{{ page.title }}`, `{{ "/x" \| relative_url }}` | the value |
-//! | anything else (`{% include %}`, a theme's shortcode) | a quoted block with the name and arguments and the content, after a comment `stoa check` reports; and a warning |
+//! | anything else (`{% include %}`, a theme's shortcode that wraps nothing) | a quoted block with the name and arguments and the content, after a comment `stoa check` reports; and a warning |
 //!
 //! Shortcodes inside fenced code blocks are left as they are (their escapes
 //! undone), as code.
@@ -351,36 +355,44 @@ impl Converter<'_, '_> {
         let syntax = self.cx.syntax;
         let lang = self.cx.lang;
         match (syntax, name) {
-            (Syntax::Hugo, "figure") => {
-                let Some(src) = args.get("src") else {
-                    self.warn(
-                        at,
-                        "a `figure` without `src`, left out".into(),
-                        "give the figure its image",
-                    );
-                    return String::new();
-                };
-                let caption = args.get("caption").or(args.get("title"));
-                let alt = args.get("alt").or(caption).unwrap_or_default();
-                let mut out = format!(
-                    "\n\n![{}]({})\n\n",
-                    crate::util::escape_brackets(&plain(alt)),
-                    crate::util::destination(src)
-                );
-                if let Some(caption) = caption {
-                    let caption = one_line(caption);
-                    if caption.contains('_') {
-                        out.push_str(&format!("{caption}\n\n"));
-                    } else if !caption.is_empty() {
-                        out.push_str(&format!("_{caption}_\n\n"));
-                    }
-                }
-                out
-            }
+            // A theme's `image` takes the arguments Hugo's `figure` does.
+            (Syntax::Hugo, "figure" | "image") => self.figure(name, args, at),
             (Syntax::Hugo | Syntax::Jekyll, "highlight") => {
                 let language = args.pos(0).unwrap_or_default();
                 let code = inner.map_or("", |(t, _)| t);
                 fence(language, code)
+            }
+            // Themes' code blocks: `{{< code language="shell" >}}…`.
+            (Syntax::Hugo | Syntax::Zola, "code") if inner.is_some() => {
+                let language = args
+                    .get("language")
+                    .or(args.get("lang"))
+                    .or(args.pos(0))
+                    .unwrap_or_default();
+                fence(language, inner.map_or("", |(t, _)| t))
+            }
+            // Themes' admonitions: a quoted block led by its kind.
+            (
+                Syntax::Hugo | Syntax::Zola,
+                "notice" | "alert" | "admonition" | "callout" | "hint" | "note" | "tip" | "warning"
+                | "info",
+            ) if inner.is_some() => self.admonition(name, args, inner, depth),
+            // Themes' quotations: the quoted text, then who said it.
+            (Syntax::Hugo | Syntax::Zola, "quote" | "blockquote") if inner.is_some() => {
+                let content =
+                    inner.map_or(String::new(), |(t, start)| self.run(t, start, depth + 1));
+                let mut out = String::from("\n\n");
+                let mut body = content.trim_matches('\n').to_string();
+                let by = args
+                    .get("author")
+                    .or(args.get("cite"))
+                    .or(args.get("source"));
+                if let Some(by) = by {
+                    body.push_str(&format!("\n\n— {}", one_line(by)));
+                }
+                quote_each(&mut out, &body);
+                out.push('\n');
+                out
             }
             (Syntax::Hugo, "ref" | "relref") | (Syntax::Jekyll, "post_url" | "link") => {
                 let Some(target) = args.arg("path", 0) else {
@@ -441,6 +453,61 @@ impl Converter<'_, '_> {
         }
     }
 
+    /// Hugo's `figure` (and a theme's `image`): the image, its caption in
+    /// italics under it.
+    fn figure(&mut self, name: &str, args: &Args, at: usize) -> String {
+        let Some(src) = args.get("src") else {
+            self.warn(
+                at,
+                format!("a `{name}` without `src`, left out"),
+                "give the figure its image",
+            );
+            return String::new();
+        };
+        let caption = args.get("caption").or(args.get("title"));
+        let alt = args.get("alt").or(caption).unwrap_or_default();
+        let mut out = format!(
+            "\n\n![{}]({})\n\n",
+            crate::util::escape_brackets(&plain(alt)),
+            crate::util::destination(src)
+        );
+        if let Some(caption) = caption {
+            let caption = one_line(caption);
+            if caption.contains('_') {
+                out.push_str(&format!("{caption}\n\n"));
+            } else if !caption.is_empty() {
+                out.push_str(&format!("_{caption}_\n\n"));
+            }
+        }
+        out
+    }
+
+    /// A theme's notice, alert, admonition or callout: a quoted block led
+    /// by its kind (`{{< notice warning >}}`: "Warning") or its title, then
+    /// its content, which is the author's text.
+    fn admonition(
+        &mut self,
+        name: &str,
+        args: &Args,
+        inner: Option<(&str, usize)>,
+        depth: usize,
+    ) -> String {
+        let kind = args
+            .get("title")
+            .or(args.get("type"))
+            .or(args.pos(0))
+            .unwrap_or(name);
+        let mut head = one_line(kind);
+        if let Some(first) = head.get(..1) {
+            head = first.to_uppercase() + &head[1..];
+        }
+        let content = inner.map_or(String::new(), |(t, start)| self.run(t, start, depth + 1));
+        let mut out = format!("\n\n> **{head}**\n");
+        quote_lines(&mut out, &content);
+        out.push('\n');
+        out
+    }
+
     /// A construct stoa does not know: a visible block (or, inside a line,
     /// its name in brackets), reported.
     #[allow(clippy::too_many_arguments)]
@@ -459,6 +526,14 @@ impl Converter<'_, '_> {
             Syntax::Jekyll => "Liquid tag",
         };
         let first_line = original.lines().next().unwrap_or_default();
+        if let (Syntax::Hugo | Syntax::Zola, Some((text, start))) = (self.cx.syntax, inner) {
+            let kept = self.kept_content(name, text, start, at, depth);
+            return if block {
+                format!("\n\n{kept}\n\n")
+            } else {
+                one_line(&kept)
+            };
+        }
         self.warn(
             at,
             format!("the {what} `{name}` is not something stoa can convert; kept as a visible block: {}", excerpt(first_line)),
@@ -490,20 +565,55 @@ impl Converter<'_, '_> {
         }
         out.push('\n');
         if let Some(content) = content {
-            let content = content.trim_matches('\n');
-            if !content.is_empty() {
-                out.push_str(">\n");
-                for line in content.lines() {
-                    if line.is_empty() {
-                        out.push_str(">\n");
-                    } else {
-                        out.push_str(&format!("> {line}\n"));
-                    }
-                }
-            }
+            quote_lines(&mut out, &content);
         }
         out.push('\n');
         out
+    }
+
+    /// A paired shortcode stoa does not know: what it wraps is the author's
+    /// text (a theme's `table`, `raw`, `columns`…), kept as Markdown; the
+    /// wrapper goes, said once per shortcode name in the post.
+    fn kept_content(
+        &mut self,
+        name: &str,
+        text: &str,
+        start: usize,
+        at: usize,
+        depth: usize,
+    ) -> String {
+        let said = format!("the shortcode `{name}` is not something stoa knows");
+        if !self.warnings.iter().any(|w| w.message.starts_with(&said)) {
+            self.warn(
+                at,
+                format!("{said}; what it wraps is kept as the post's text, without it"),
+                "check how that text reads without the shortcode's formatting",
+            );
+        }
+        let content = self.run(text, start, depth + 1);
+        content.trim_matches('\n').to_string()
+    }
+}
+
+/// `content` as the lines of a quoted block (after its first line), an
+/// empty line between them kept as `>`.
+fn quote_lines(out: &mut String, content: &str) {
+    let content = content.trim_matches('\n');
+    if content.is_empty() {
+        return;
+    }
+    out.push_str(">\n");
+    quote_each(out, content);
+}
+
+/// Each line of `text` quoted (`> line`; an empty line as `>`).
+fn quote_each(out: &mut String, text: &str) {
+    for line in text.lines() {
+        if line.is_empty() {
+            out.push_str(">\n");
+        } else {
+            out.push_str(&format!("> {line}\n"));
+        }
     }
 }
 
@@ -1116,18 +1226,49 @@ mod tests {
             Syntax::Hugo,
             "Before.\n\n{{< notice warning >}}\nCareful.\n{{< /notice >}}\n",
         );
+        assert!(w.is_empty(), "{w:?}");
+        assert!(out.contains("> **Warning**\n>\n> Careful."), "{out}");
+        // One the theme made up: visible and reported.
+        let (out, w) = run(Syntax::Hugo, "Before.\n\n{{< sparkle >}}\n");
         assert_eq!(w.len(), 1, "{w:?}");
         assert!(
-            w[0].starts_with("content/p.md:7: warning: the shortcode `notice`"),
+            w[0].starts_with("content/p.md:7: warning: the shortcode `sparkle`"),
             "{w:?}"
         );
-        assert!(
-            out.contains("> **notice** (warning)\n>\n> Careful."),
-            "{out}"
-        );
+        assert!(out.contains("> **sparkle**"), "{out}");
         assert!(out.contains(NOT_CONVERTED), "{out}");
         let (_, w) = run(Syntax::Jekyll, "{% include footer.html %}\n");
         assert!(w[0].contains("Liquid tag `include`"), "{w:?}");
+    }
+
+    #[test]
+    fn themes_shortcodes_become_book_content_and_unknown_pairs_keep_their_text() {
+        let (out, w) = run(
+            Syntax::Hugo,
+            "{{< image src=\"a.png\" alt=\"A cat\" >}}\n\n{{< code language=\"shell\" >}}\nls -l\n{{< /code >}}\n",
+        );
+        assert!(w.is_empty(), "{w:?}");
+        assert!(out.contains("![A cat](a.png)"), "{out}");
+        assert!(out.contains("```shell\nls -l\n```"), "{out}");
+        // A theme's paired `table` and `raw` wrap plain Markdown: the text
+        // stays, the wrapper goes, one warning per name.
+        let (out, w) = run(
+            Syntax::Hugo,
+            "{{< table >}}\n| a | b |\n|---|---|\n| 1 | 2 |\n{{< /table >}}\n\n{{< table >}}\nMore *text*.\n{{< /table >}}\n\nAn {{< raw >}}inline{{< /raw >}} word.\n",
+        );
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(
+            w[0].contains("shortcode `table` is not something stoa knows"),
+            "{w:?}"
+        );
+        assert!(w[1].contains("shortcode `raw`"), "{w:?}");
+        assert!(out.contains("| a | b |\n|---|---|\n| 1 | 2 |"), "{out}");
+        assert!(out.contains("More *text*."), "{out}");
+        assert!(out.contains("An inline word."), "{out}");
+        assert!(
+            !out.contains("table") && !out.contains(NOT_CONVERTED),
+            "{out}"
+        );
     }
 
     #[test]
@@ -1164,11 +1305,8 @@ mod tests {
             Syntax::Zola,
             "{% quote(author=\"Me\") %}\nWise.\n{% end %}\n",
         );
-        assert_eq!(w.len(), 1, "{w:?}");
-        assert!(
-            out.contains("> **quote** (author: Me)\n>\n> Wise."),
-            "{out}"
-        );
+        assert!(w.is_empty(), "{w:?}");
+        assert!(out.contains("> Wise.\n>\n> — Me\n"), "{out}");
         let place = Place::new("content/p.md", Some(1));
         let mut warnings = Vec::new();
         let out = zola_links(
