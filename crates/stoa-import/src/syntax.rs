@@ -17,6 +17,7 @@
 //! | `{% raw %}…{% endraw %}`, `{{</* … */>}}` | the text inside, as written |
 //! | `{% comment %}…{% endcomment %}` | nothing |
 //! | `{{ site.title }}`, `{{ page.title }}`, `{{ "/x" \| relative_url }}` | the value |
+//! | `{% assign x = "…" %}`, `{% capture x %}…{% endcapture %}` | nothing; the `{{ x }}` after them become the value |
 //! | anything else (`{% include %}`, a theme's shortcode that wraps nothing) | a quoted block with the name and arguments and the content, after a comment `stoa check` reports; and a warning |
 //!
 //! Shortcodes inside fenced code blocks are left as they are (their escapes
@@ -63,6 +64,7 @@ pub(crate) fn convert(body: &str, cx: &Context<'_>, warnings: &mut Vec<Diagnosti
         cx,
         whole: body,
         warnings,
+        assigned: Vec::new(),
     };
     out.run(body, 0, 0)
 }
@@ -72,6 +74,9 @@ struct Converter<'a, 'w> {
     /// The whole body, for line numbers.
     whole: &'a str,
     warnings: &'w mut Vec<Diagnostic>,
+    /// The post's own Liquid variables (`assign`, `capture`), in the order
+    /// set: a later one of the same name wins.
+    assigned: Vec<(String, String)>,
 }
 
 /// A parsed tag.
@@ -327,7 +332,7 @@ impl Converter<'_, '_> {
             return String::new();
         }
         if filters.is_empty()
-            && let Some(value) = (self.cx.variable)(head)
+            && let Some(value) = self.value_of(head)
         {
             return value;
         }
@@ -416,6 +421,16 @@ impl Converter<'_, '_> {
                 }
             }
             (Syntax::Jekyll, "raw") => inner.map_or(String::new(), |(t, _)| t.to_string()),
+            (Syntax::Jekyll, "assign") => self.assign(original, at),
+            (Syntax::Jekyll, "capture") if inner.is_some() => {
+                let Some(name) = args.pos(0).filter(|n| is_variable(n)) else {
+                    return self.unknown(name, args, inner, original, block, at, depth);
+                };
+                let value = inner.map_or(String::new(), |(t, start)| self.run(t, start, depth + 1));
+                self.assigned
+                    .push((name.to_string(), value.trim().to_string()));
+                String::new()
+            }
             (Syntax::Jekyll, "comment") => String::new(),
             (_, "details") => {
                 let summary = args.arg("summary", 0).unwrap_or_default();
@@ -451,6 +466,52 @@ impl Converter<'_, '_> {
             }
             _ => self.unknown(name, args, inner, original, block, at, depth),
         }
+    }
+
+    /// A Liquid variable's value: the post's own (`assign`, `capture`),
+    /// else the site's or the page's.
+    fn value_of(&self, name: &str) -> Option<String> {
+        let own = self.assigned.iter().rev().find(|(n, _)| n == name);
+        own.map(|(_, v)| v.clone())
+            .or_else(|| (self.cx.variable)(name))
+    }
+
+    /// `{% assign name = value %}`: remembered for the `{{ name }}` after
+    /// it, and nothing printed. The value is a quoted text, a number or
+    /// another variable; one with filters is not evaluated (a warning, and
+    /// the variable keeps no value).
+    fn assign(&mut self, original: &str, at: usize) -> String {
+        let inner = original
+            .trim()
+            .trim_start_matches("{%")
+            .trim_end_matches("%}")
+            .trim_matches('-')
+            .trim();
+        let rest = inner.strip_prefix("assign").unwrap_or(inner);
+        let value = rest.split_once('=').and_then(|(name, expr)| {
+            let (name, expr) = (name.trim(), expr.trim());
+            if !is_variable(name) || expr.contains('|') {
+                return None;
+            }
+            let value = match unquote(expr) {
+                Some(text) => text.to_string(),
+                None if expr.parse::<f64>().is_ok() => expr.to_string(),
+                None => self.value_of(expr)?,
+            };
+            Some((name.to_string(), value))
+        });
+        match value {
+            Some(pair) => self.assigned.push(pair),
+            None => self.warn(
+                at,
+                format!(
+                    "the Liquid tag `{}` could not be evaluated; the variable has no value",
+                    excerpt(inner)
+                ),
+                "replace the `{{ }}` that use it with the text it stood for",
+            ),
+        }
+        String::new()
     }
 
     /// Hugo's `figure` (and a theme's `image`): the image, its caption in
@@ -615,6 +676,14 @@ fn quote_each(out: &mut String, text: &str) {
             out.push_str(&format!("> {line}\n"));
         }
     }
+}
+
+/// Whether `name` is a Liquid variable name (`ficha_url`, `page.title`).
+fn is_variable(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.')
 }
 
 /// The first 80 characters of a construct, for messages.
@@ -1269,6 +1338,31 @@ mod tests {
             !out.contains("table") && !out.contains(NOT_CONVERTED),
             "{out}"
         );
+    }
+
+    #[test]
+    fn liquid_assign_and_capture_set_the_variables_after_them() {
+        let (out, w) = run(
+            Syntax::Jekyll,
+            "{% assign ficha_url = \"https://example.org/ficha: 1\" %}\n{%- assign n = 3 -%}\n{% assign same = ficha_url %}{% capture who %}  Ana *e* Bia {% endcapture %}\n[Ficha]({{ ficha_url }}) x{{ n }} {{ same }} por {{ who }}. {{ site.title }}\n",
+        );
+        assert!(w.is_empty(), "{w:?}");
+        assert!(
+            out.contains("[Ficha](https://example.org/ficha: 1) x3 https://example.org/ficha: 1 por Ana *e* Bia. My Blog"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("assign") && !out.contains(NOT_CONVERTED),
+            "{out}"
+        );
+        // A value with filters is not evaluated: said once, nothing printed.
+        let (out, w) = run(
+            Syntax::Jekyll,
+            "{% assign t = page.title | upcase %}{{ t }}\n",
+        );
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].contains("could not be evaluated"), "{w:?}");
+        assert_eq!(out, "`t`\n");
     }
 
     #[test]
