@@ -164,11 +164,6 @@ pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<bool, Vec<Diagnostic>> 
     if crate::output::holds(path, bytes) {
         return Ok(false);
     }
-    write_atomically(path, bytes).map_err(|e| {
-        vec![Diagnostic::error(format!(
-            "cannot write {}: {e}",
-            path.display()
-        ))]
-    })?;
+    write_atomically(path, bytes).map_err(|e| vec![crate::output::cannot_write(path, &e)])?;
     Ok(true)
 }

@@ -42,6 +42,11 @@ pub(crate) fn stage_file(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> 
     Ok(kept)
 }
 
+/// The error for a file or folder of the output that cannot be written.
+pub(crate) fn cannot_write(path: &Path, e: &std::io::Error) -> stoa_doc::Diagnostic {
+    stoa_doc::Diagnostic::error(format!("cannot write {}: {e}", path.display()))
+}
+
 /// `ENOSPC`, "No space left on device": what a full disk answers.
 const ENOSPC: i32 = 28;
 

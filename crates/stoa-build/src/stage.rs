@@ -5,7 +5,7 @@
 //! file the last build left. The download page, written after the moves,
 //! then lists the files in place (see `crate::site`).
 
-use crate::output::{put_file, put_folder, stage_file, stage_folder};
+use crate::output::{cannot_write, put_file, put_folder, stage_file, stage_folder};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use stoa_doc::Diagnostic;
@@ -46,14 +46,8 @@ impl Stage {
         bytes: &[u8],
         rewrite: bool,
     ) -> Result<bool, Vec<Diagnostic>> {
-        let _writing = crate::guard::writing();
-        self.drop_target(path);
-        if !rewrite && crate::output::holds(path, bytes) {
-            return Ok(false);
-        }
-        let temp = stage_file(path, bytes).map_err(|e| cannot_write(path, &e))?;
-        self.push(temp, path, false);
-        Ok(true)
+        let unchanged = || !rewrite && crate::output::holds(path, bytes);
+        self.stage(path, false, unchanged, || stage_file(path, bytes))
     }
 
     /// Stages the folder `files` for `path` unless the folder there holds
@@ -64,13 +58,30 @@ impl Stage {
         files: &[(String, Vec<u8>)],
         rewrite: bool,
     ) -> Result<bool, Vec<Diagnostic>> {
+        let unchanged = || !rewrite && crate::output::folder_holds(path, files);
+        self.stage(path, true, unchanged, || stage_folder(path, files))
+    }
+
+    /// Drops what was staged for `path`, then stages what `write` makes
+    /// unless `unchanged` says the place already holds it.
+    fn stage(
+        &self,
+        path: &Path,
+        folder: bool,
+        unchanged: impl FnOnce() -> bool,
+        write: impl FnOnce() -> std::io::Result<PathBuf>,
+    ) -> Result<bool, Vec<Diagnostic>> {
         let _writing = crate::guard::writing();
         self.drop_target(path);
-        if !rewrite && crate::output::folder_holds(path, files) {
+        if unchanged() {
             return Ok(false);
         }
-        let temp = stage_folder(path, files).map_err(|e| cannot_write(path, &e))?;
-        self.push(temp, path, true);
+        let temp = write().map_err(|e| vec![cannot_write(path, &e)])?;
+        self.lock().push(Staged {
+            temp,
+            target: path.to_path_buf(),
+            folder,
+        });
         Ok(true)
     }
 
@@ -108,14 +119,6 @@ impl Stage {
         failed.map_or(Ok(()), Err)
     }
 
-    fn push(&self, temp: PathBuf, target: &Path, folder: bool) {
-        self.lock().push(Staged {
-            temp,
-            target: target.to_path_buf(),
-            folder,
-        });
-    }
-
     /// Forgets (and removes) what was staged for `target`.
     fn drop_target(&self, target: &Path) {
         self.lock().retain(|s| {
@@ -138,13 +141,6 @@ impl Drop for Stage {
             item.remove();
         }
     }
-}
-
-fn cannot_write(path: &Path, e: &std::io::Error) -> Vec<Diagnostic> {
-    vec![Diagnostic::error(format!(
-        "cannot write {}: {e}",
-        path.display()
-    ))]
 }
 
 #[cfg(test)]
