@@ -7,7 +7,8 @@
 //! painter reads them, and stoa's own identity. A complete build removes
 //! the covers it did not use.
 
-use crate::cache::{CACHE_DIR, Hasher, Key, stoa_identity, theme_key};
+use crate::cache::CACHE_DIR;
+use crate::keys::{Hasher, Key, stoa_identity, theme_key};
 use crate::options::BuildOptions;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -2,13 +2,14 @@
 //! folder's lock, in a pool of worker threads.
 
 use crate::cache::Cache;
-use crate::incremental::{Incremental, Plan};
+use crate::ledger::Ledger;
 use crate::load::{Loading, in_build_order, report_broken, select};
 use crate::options::BuildOptions;
+use crate::plan::{Build, Plan};
 use crate::report::{Event, Report, Sink};
 use crate::timings::phase;
 use std::path::Path;
-use stoa_book::BookConfig;
+use stoa_book::{BookConfig, Edition};
 use stoa_doc::Diagnostic;
 
 /// Builds what `options` asks for, telling `sink` as it goes. What the
@@ -60,13 +61,18 @@ pub(crate) fn build_cached(
     if let Some(warning) = &unreadable {
         sink(Event::Warning(warning));
     }
-    let mut report = in_pool(options, sink, "build", || run(options, sink, cache));
+    let mut ledger = Ledger::default();
+    let mut report = in_pool(options, sink, "build", || {
+        let (report, made) = run(options, sink, cache);
+        ledger = made;
+        report
+    });
     let waited = waited.into_inner().unwrap_or_else(|e| e.into_inner());
     report.warnings.extend(waited);
     let _t = phase(|| "cache store".into());
     report.warnings.extend(unreadable);
     let mut unwritable = None;
-    if let Some(kept) = cache.finish(&options.out_dir, report.ok(), &mut unwritable) {
+    if let Some(kept) = cache.commit(ledger, &options.out_dir, report.ok(), &mut unwritable) {
         crate::covers::prune(&options.out_dir, &kept);
     }
     if let Some(warning) = unwritable {
@@ -109,32 +115,63 @@ fn link_inside(out_dir: &Path) -> Option<Diagnostic> {
     )
 }
 
-/// The steps, skipping what `cache` shows unchanged.
-fn run(options: &BuildOptions, sink: Sink, cache: &mut Cache) -> Report {
+/// The steps, skipping what `cache` shows unchanged; returns the report
+/// and what the build made, for the cache to commit.
+pub(crate) fn run(options: &BuildOptions, sink: Sink, cache: &Cache) -> (Report, Ledger) {
     let mut report = Report::default();
     let Some(configs) = select(options, sink, &mut report) else {
-        return report;
+        return (report, Ledger::default());
     };
     let chosen: Vec<&BookConfig> = configs.iter().flatten().collect();
     let t = phase(|| "plan (hash inputs)".into());
-    // What the cache shows unchanged: those books are not even loaded. The
-    // download page needs every edition's entry when its own list is gone.
-    let load_all = options.site && !cache.site().is_some_and(|m| m.intact(&options.out_dir));
-    let plan = Plan::new(options, &chosen, cache, load_all);
-    let mut incr = Incremental::new(cache, plan);
+    let mut build = Build {
+        options,
+        sink,
+        plan: Plan::new(options, &chosen, cache),
+    };
     drop(t);
     let t = phase(|| "load editions (parse, plugins, diagrams)".into());
+    report_broken(&configs, sink, &mut report);
+    let (editions, mut ledger) = load(&mut build, &chosen, &mut report);
+    drop(t);
+    build.plan.replay_warnings(sink, &mut report);
+    let site_key = build.plan.site_key(&configs, !report.ok());
+    let t = phase(|| "render".into());
+    let rendered = crate::render::render_all(&build, &editions, &mut report);
+    drop(t);
+    let _t = phase(|| "download page".into());
+    ledger.complete = build.plan.complete();
+    if build.plan.site_is_fresh(site_key.as_ref()) {
+        ledger.extend(rendered.commit(&build, &mut report));
+        return (report, ledger);
+    }
+    // The download page and the catalogs are never removed: the editions'
+    // files are moved into place (the thumbnails drawn first), then the
+    // page is replaced, listing them with their sums.
+    let made = crate::site::write_site(&build, &editions, rendered, &mut report, site_key);
+    ledger.extend(made);
+    (report, ledger)
+}
+
+/// Loads the editions the plan does not show unchanged, in build order,
+/// then those that link to them when their chapters changed; returns them
+/// with their records for the cache.
+fn load<'c>(
+    build: &mut Build,
+    chosen: &[&'c BookConfig],
+    report: &mut Report,
+) -> (Vec<(&'c BookConfig, Edition)>, Ledger) {
+    let (options, sink) = (build.options, build.sink);
     let wanted = chosen
         .iter()
-        .map(|c| (*c, incr.plan.to_load(&c.id)))
+        .map(|c| (*c, build.plan.to_load(&c.id)))
         .collect();
-    report_broken(&configs, sink, &mut report);
     let mut loading = Loading::default();
-    loading.load(options, wanted, sink, &mut report);
-    incr.record_editions(options, &loading.editions);
+    loading.load(options, wanted, sink, report);
+    let mut ledger = build.plan.learn(&loading.editions);
     // Editions that link to the ones just loaded are loaded too when
     // those editions' chapters changed.
-    let more = incr.settle_pending(options, &chosen);
+    let more = build.plan.settle_pending(chosen);
     let wanted = chosen
         .iter()
         .map(|c| {
@@ -142,36 +179,8 @@ fn run(options: &BuildOptions, sink: Sink, cache: &mut Cache) -> Report {
             (*c, langs.map(|(_, l)| l.clone()).collect())
         })
         .collect();
-    let first = loading.load(options, wanted, sink, &mut report);
-    incr.record_editions(options, &loading.editions[first..]);
-    let editions = in_build_order(&chosen, loading.editions, sink, &mut report);
-    drop(t);
-    incr.replay_warnings(sink, &mut report);
-    let site_key = incr.site_key(options, &configs, !report.ok());
-    let site_fresh = site_key.as_ref().is_some_and(|k| {
-        incr.cache
-            .site()
-            .is_some_and(|m| m.fresh(&options.out_dir, k))
-    });
-    let t = phase(|| "render".into());
-    let rendered = crate::render::render_all(options, &editions, sink, &mut report, &mut incr);
-    drop(t);
-    let _t = phase(|| "download page".into());
-    if site_fresh {
-        rendered.commit(options, sink, &mut report, &mut incr);
-        return report;
-    }
-    // The download page and the catalogs are never removed: the editions'
-    // files are moved into place (the thumbnails drawn first), then the
-    // page is replaced, listing them with their sums.
-    crate::site::write_site(
-        options,
-        &editions,
-        rendered,
-        sink,
-        &mut report,
-        incr,
-        site_key,
-    );
-    report
+    let first = loading.load(options, wanted, sink, report);
+    ledger.extend(build.plan.learn(&loading.editions[first..]));
+    let editions = in_build_order(chosen, loading.editions, sink, report);
+    (editions, ledger)
 }

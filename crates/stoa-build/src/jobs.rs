@@ -1,7 +1,7 @@
 //! One job: one format of one edition rendered and written (or told from
 //! the cache), and the writing of files unless they hold the same bytes.
 
-use crate::cache::Made;
+use crate::ledger::Made;
 use crate::options::BuildOptions;
 use crate::output::write_atomically;
 use crate::prepare::Prepared;

@@ -5,7 +5,10 @@
 //! A build ([`build`], or a warm [`Session`]: both run
 //! [`driver::build_cached`]) runs these steps in this order. Each module
 //! belongs to one step and uses only modules of its own step or earlier
-//! ones (checked by a test, `layering.rs`):
+//! ones (checked by a test, `layering.rs`). What the steps share (the
+//! options with the registry of renderers, the sink, the plan) is one
+//! value, [`plan::Build`]; the cache is only read until the last step, and
+//! each step that makes something returns its part of a [`ledger::Ledger`].
 //!
 //! 1. **Options** (`options`, `report`, `timings`): what to build, with
 //!    the registry of formats ([`stoa_render::Renderers`]); what the build
@@ -17,16 +20,17 @@
 //! 3. **Select** (`translations`, `builtin`): the books and languages asked
 //!    for ([`load::select`]), their book.toml read, stale translations told;
 //!    where plugins are looked for.
-//! 4. **Plan** (`cache`, `covers`, `incremental`): the build cache read
+//! 4. **Plan** (`keys`, `ledger`, `cache`, `covers`, `plan`): the build cache read
 //!    ([`cache::Cache::attach`]); each edition's inputs hashed without
-//!    parsing ([`incremental::Plan::new`]); the editions whose every
-//!    artifact the cache shows unchanged are not loaded. A cold build is
-//!    one with an empty cache.
+//!    parsing ([`plan::Plan::new`]); the editions whose every artifact the
+//!    cache shows unchanged are not loaded. The plan answers every
+//!    question of freshness. A cold build is one with an empty cache.
 //! 5. **Load** (`load`, `plugins`, `plugin_assets`, `diagnostics`,
 //!    `raw_check`, `note_calls`): posts parsed, plugins run, diagrams
 //!    drawn, note calls placed, in parallel per book and per language
-//!    ([`load::Loading::load`]); twice: the stale editions, then those
-//!    whose links to them changed ([`incremental::Incremental::settle_pending`]).
+//!    ([`load::Loading::load`]), and learnt by the plan
+//!    ([`plan::Plan::learn`]); twice: the stale editions, then those whose
+//!    links to them changed ([`plan::Plan::settle_pending`]).
 //! 6. **Prepare** (`prepare`): per edition, once for all formats
 //!    ([`prepare::prepare_with`]): the notes plan, the id index, the theme,
 //!    the cover (kept in the build cache by what it is drawn from).
@@ -38,11 +42,11 @@
 //!    place ([`render::Rendered::commit`]), then the download page and the
 //!    OPDS catalogs replaced, from the files in place
 //!    ([`site::write_site`]).
-//! 9. **Store**: what was made, recorded as each step ends, and the cache
-//!    written once, last ([`cache::Cache::finish`]).
+//! 9. **Store**: the ledger of everything the steps made committed to the
+//!    cache and written, once, last ([`cache::Cache::commit`]).
 //!
 //! `stoa check` ([`check`]) runs steps 3, 5 and 6 and renders in memory;
-//! `driver` runs them all.
+//! `driver` runs them all ([`driver::run`]).
 // The steps above link to the crate's own functions, so that `cargo doc`
 // warns when the list and the code drift apart.
 #![allow(rustdoc::private_intra_doc_links)]
@@ -54,14 +58,16 @@ mod covers;
 mod diagnostics;
 mod driver;
 mod guard;
-mod incremental;
 mod jobs;
+mod keys;
 #[cfg(test)]
 mod layering;
+mod ledger;
 mod load;
 mod note_calls;
 mod options;
 mod output;
+mod plan;
 mod plugin_assets;
 mod plugins;
 mod prepare;

@@ -1,8 +1,8 @@
 //! Preparing an edition for its renderers: what every format reads,
 //! computed once (the notes plan, the id index, the theme, the cover).
 
-use crate::cache::Key;
 use crate::covers::{CoverPlan, Stored};
+use crate::keys::Key;
 use crate::options::BuildOptions;
 use stoa_book::{BookConfig, Edition};
 use stoa_doc::{Diagnostic, IdIndex, NotesPlan};

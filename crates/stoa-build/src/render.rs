@@ -2,9 +2,10 @@
 //! the formats that map their pages first within each edition.
 
 use crate::covers::CoverPlan;
-use crate::incremental::{Incremental, Record, Work, edition_id};
 use crate::jobs::{EditionJob, Job, JobResult, cached, run_reported};
-use crate::options::BuildOptions;
+use crate::keys::Key;
+use crate::ledger::Ledger;
+use crate::plan::{Build, Record, Work, edition_id};
 use crate::prepare::prepare_with;
 use crate::report::{Event, Report, Sink};
 use crate::stage::Stage;
@@ -24,6 +25,9 @@ pub(crate) struct Rendered {
     /// The staged files of each edition that has all its formats.
     pub(crate) stages: Vec<Stage>,
     results: Vec<EditionJob>,
+    /// The cover of the build cache each edition prepared used, by
+    /// `<book>/<lang>/cover`.
+    covers: Vec<(String, Key)>,
 }
 
 impl Rendered {
@@ -32,29 +36,26 @@ impl Rendered {
         self.stages.iter().flat_map(Stage::targets).collect()
     }
 
-    /// Moves every complete edition's files into place, then records in
-    /// the cache what the jobs made (the cache stamps the files in place)
-    /// and adds the results to `report`.
-    pub(crate) fn commit(
-        self,
-        options: &BuildOptions,
-        sink: Sink,
-        report: &mut Report,
-        incr: &mut Incremental,
-    ) {
+    /// Moves every complete edition's files into place, adds the results
+    /// to `report`, and returns what the jobs made, the files stamped in
+    /// place, for the cache.
+    pub(crate) fn commit(self, build: &Build, report: &mut Report) -> Ledger {
         let _t = crate::timings::phase(|| "move into place".into());
         for stage in self.stages {
             if let Err(error) = stage.commit() {
-                report.fail(sink, "output folder", vec![error]);
+                report.fail(build.sink, "output folder", vec![error]);
             }
         }
+        let mut ledger = Ledger {
+            covers: self.covers,
+            ..Ledger::default()
+        };
         for ((book, lang), (format, result)) in &self.results {
             let Ok(done) = result else { continue };
             if done.cached {
                 continue;
             }
-            incr.record_made(
-                options,
+            build.plan.record(
                 Record {
                     book,
                     lang,
@@ -66,6 +67,7 @@ impl Rendered {
                     page_count: done.page_count,
                     pages: done.pages.as_ref(),
                 },
+                &mut ledger,
             );
         }
         for (_, (_, result)) in self.results {
@@ -79,23 +81,23 @@ impl Rendered {
             }
         }
         report.artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+        ledger
     }
 }
 
 /// Renders every stale artifact of `editions` and stages its files (see
 /// `crate::stage`): [`Rendered::commit`] moves them into place.
 pub(crate) fn render_all(
-    options: &BuildOptions,
+    build: &Build,
     editions: &[(&BookConfig, Edition)],
-    sink: Sink,
     report: &mut Report,
-    incr: &mut Incremental,
 ) -> Rendered {
+    let (options, sink, plan) = (build.options, build.sink, &build.plan);
     // What the cache says of each edition: which formats are fresh, the
     // page map and the cover it still holds.
     let works: Vec<Work> = editions
         .iter()
-        .map(|(config, edition)| incr.work(options, config, &edition.book.lang))
+        .map(|(config, edition)| plan.work(config, &edition.book.lang))
         .collect();
     let prepared: Vec<_> = editions
         .par_iter()
@@ -118,16 +120,16 @@ pub(crate) fn render_all(
     let alternates = crate::translations::alternates(books);
     for ((p, _, _), mut alternates) in ready.iter_mut().zip(alternates) {
         let lang = &p.edition.book.lang;
-        incr.add_unloaded_alternates(p.config, lang, &mut alternates);
+        plan.add_unloaded_alternates(p.config, lang, &mut alternates);
         crate::translations::add_kept_alternates(options, p.config, lang, &mut alternates);
         p.alternates = alternates;
     }
-    let replayed = incr.replayed_count(options);
-    let rewrite = incr.cache.rewrite;
+    let replayed = plan.replayed_count();
+    let rewrite = plan.rewrite();
     sink(Event::Planned(
         (ready.len() * options.formats.len()) + replayed,
     ));
-    incr.replay_artifacts(options, sink, report);
+    plan.replay_artifacts(sink, report);
     let formats = options
         .selected()
         .expect("the formats were checked when the books were selected");
@@ -252,10 +254,13 @@ pub(crate) fn render_all(
             .collect();
         results.extend(made);
     }
-    incr.record_covers(ready.iter().filter_map(|(p, _, _)| {
-        let edition = edition_id(&p.config.id, &p.edition.book.lang);
-        Some((format!("{edition}/cover"), p.cover_key.clone()?))
-    }));
+    let covers = ready
+        .iter()
+        .filter_map(|(p, _, _)| {
+            let edition = edition_id(&p.config.id, &p.edition.book.lang);
+            Some((format!("{edition}/cover"), p.cover_key.clone()?))
+        })
+        .collect();
     let mut page_counts = PageCounts::new();
     let mut stages = Vec::new();
     for (prepared, _, stage) in ready {
@@ -281,6 +286,7 @@ pub(crate) fn render_all(
         page_counts,
         stages,
         results,
+        covers,
     }
 }
 

@@ -3,14 +3,15 @@
 //! lists after a partial build: those just made, and those an earlier
 //! build left whose book and language still exist.
 
-use crate::cache::{Key, Made};
 use crate::covers::Stored;
-use crate::incremental::{Incremental, edition_id};
 use crate::jobs::write;
+use crate::keys::Key;
+use crate::ledger::{Ledger, Made};
 use crate::options::BuildOptions;
+use crate::plan::{Build, edition_id};
 use crate::prepare::theme_dir;
 use crate::render::Rendered;
-use crate::report::{Report, Sink};
+use crate::report::Report;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -41,33 +42,27 @@ fn file_kinds(options: &BuildOptions) -> Vec<FileKind> {
 /// Between the moves and the page, a reader sees the old page listing the
 /// new files (sums wrong) for as long as a few renames take; a build killed
 /// there leaves the page stale, and the next build, finding it so, writes
-/// it again (see `cache::Made::fresh`).
+/// it again (see `ledger::Made::fresh`).
+/// Returns what it made, and what `rendered` made, for the cache.
 pub(crate) fn write_site(
-    options: &BuildOptions,
+    build: &Build,
     editions: &[(&BookConfig, Edition)],
     rendered: Rendered,
-    sink: Sink,
     report: &mut Report,
-    mut incr: Incremental,
     site_key: Option<Key>,
-) {
+) -> Ledger {
+    let (options, sink, plan) = (build.options, build.sink, &build.plan);
     if !options.site {
-        rendered.commit(options, sink, report, &mut incr);
-        incr.forget_others(options);
-        return;
+        return rendered.commit(build, report);
     }
     let page_counts = rendered.page_counts.clone();
     let pending = rendered.pending();
     // The thumbnails the cache shows unchanged are not drawn again.
     let thumbnails: Vec<(Option<Key>, bool)> = editions
         .iter()
-        .map(|(config, edition)| incr.thumbnails(options, config, &edition.book.lang))
+        .map(|(config, edition)| plan.thumbnails(config, &edition.book.lang))
         .collect();
-    let stored = if incr.cache.rewrite {
-        Stored::Replace
-    } else {
-        Stored::Reuse
-    };
+    let stored = plan.stored();
     let entries: Vec<Result<Option<Listed>, Vec<Diagnostic>>> = editions
         .par_iter()
         .zip(&thumbnails)
@@ -79,6 +74,7 @@ pub(crate) fn write_site(
             site_entry(options, config, edition, pages, thumbnails, &pending)
         })
         .collect();
+    let mut ledger = Ledger::default();
     let mut listed = Vec::new();
     for ((entry, (key, fresh)), (config, edition)) in
         entries.into_iter().zip(thumbnails).zip(editions)
@@ -93,7 +89,7 @@ pub(crate) fn write_site(
                 let slots = drawn_from
                     .into_iter()
                     .map(|(use_, key)| (format!("{id}/{use_}"), key));
-                incr.record_covers(slots);
+                ledger.covers.extend(slots);
                 if !fresh {
                     let drawn: Vec<PathBuf> = [&entry.cover, &entry.cover_2x]
                         .into_iter()
@@ -105,7 +101,7 @@ pub(crate) fn write_site(
                         Made::new(&options.out_dir, key, path, 0, &drawn, Vec::new(), None)
                     });
                     let id = edition_id(&config.id, &edition.book.lang);
-                    incr.cache.set_thumbnails(id, made);
+                    ledger.thumbnails.push((id, made));
                 }
                 listed.push(entry)
             }
@@ -113,8 +109,7 @@ pub(crate) fn write_site(
             Err(errors) => report.fail(sink, "download page", errors),
         }
     }
-    rendered.commit(options, sink, report, &mut incr);
-    incr.forget_others(options);
+    ledger.extend(rendered.commit(build, report));
     let site_key = site_key.filter(|_| report.ok());
     // Only what is in place is listed: the files of an edition that failed
     // were never moved.
@@ -123,9 +118,9 @@ pub(crate) fn write_site(
     keep_page_counts(options, &mut listed);
     // A partial build lists what earlier builds left in the folder too.
     let listed = with_previous(options, listed);
-    incr.cache.set_site(None);
+    ledger.site = Some(None);
     if listed.is_empty() {
-        return;
+        return ledger;
     }
     match stoa_site::write_site(&options.out_dir, &listed, &file_kinds(options)) {
         Ok(mut written) => {
@@ -144,11 +139,12 @@ pub(crate) fn write_site(
             let index = options.out_dir.join(stoa_site::INDEX_HTML);
             if let (Some(key), true) = (site_key, report.ok()) {
                 let made = Made::new(&options.out_dir, key, index, 0, &written, Vec::new(), None);
-                incr.cache.set_site(made);
+                ledger.site = Some(made);
             }
         }
         Err(error) => report.fail(sink, "download page", vec![error]),
     }
+    ledger
 }
 
 /// Thumbnail size: 0.75 pixel per point gives about 300 × 446 pixels.

@@ -1,10 +1,14 @@
-//! Deciding what a build may skip: each artifact's key, from the content of
-//! its inputs, against what the [`Cache`] remembers. A book whose every
-//! artifact is fresh is not even loaded; in a book that is, only the stale
-//! artifacts are rendered.
+//! The plan of a build: what it may skip, decided in one place. Each
+//! artifact's key comes from the content of its inputs and is compared with
+//! what the [`Cache`] remembers: a book whose every artifact is fresh is not
+//! even loaded; in a book that is, only the stale artifacts are rendered.
+//! The plan only reads the cache; what the build makes goes into its
+//! [`Ledger`].
 
-use crate::cache::{Cache, Hasher, Key, Made, edition_base_key, theme_key};
+use crate::cache::Cache;
 use crate::covers::{CoverPlan, Stored};
+use crate::keys::{Hasher, Key, edition_base_key, theme_key};
+use crate::ledger::{EditionInput, Ledger, Made};
 use crate::options::BuildOptions;
 use crate::report::{Event, Report, Sink};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -14,6 +18,15 @@ use stoa_book::BookConfig;
 use stoa_book::Edition;
 use stoa_doc::Diagnostic;
 use stoa_render::{PageMap, Renderer, Theme};
+
+/// What every step of one build shares: what was asked (the options, with
+/// the registry of renderers), where the build tells what it does, and the
+/// plan.
+pub(crate) struct Build<'a> {
+    pub(crate) options: &'a BuildOptions,
+    pub(crate) sink: Sink<'a>,
+    pub(crate) plan: Plan<'a>,
+}
 
 /// The id of an edition in the cache: `<book>/<lang>`.
 pub(crate) fn edition_id(book: &str, lang: &str) -> String {
@@ -41,8 +54,12 @@ pub(crate) struct Record<'a> {
     pub(crate) pages: Option<&'a PageMap>,
 }
 
-/// What this build knows before loading anything.
-pub(crate) struct Plan {
+/// What the build knows of each edition, first before loading anything,
+/// then as the editions are loaded: the one place that says what is fresh.
+pub(crate) struct Plan<'a> {
+    options: &'a BuildOptions,
+    /// What the last build made; read, never written, during the build.
+    cache: &'a Cache,
     /// Each selected edition's base key (its files), by edition id.
     base: HashMap<String, Key>,
     /// Each selected book's languages in this build.
@@ -55,8 +72,12 @@ pub(crate) struct Plan {
     /// Editions fresh but for the web edition's links to the other
     /// languages, which wait for those editions' chapters (book, language).
     pending: Vec<(String, String)>,
-    /// The keys of the fresh editions' artifacts, by artifact id.
-    fresh_keys: BTreeMap<String, Key>,
+    /// Every artifact's key in this build, by artifact id: the fresh
+    /// editions' at first, the loaded ones' as they are loaded.
+    keys: BTreeMap<String, Key>,
+    /// Each edition this build loaded: its full key and its chapters'
+    /// slugs, by edition id.
+    loaded: HashMap<String, (Key, Vec<String>)>,
     /// Theme keys, computed once per theme and renderer.
     themes: Mutex<HashMap<(Theme, &'static str), Key>>,
 }
@@ -76,280 +97,7 @@ enum State {
     Stale,
 }
 
-impl Plan {
-    /// Hashes every selected edition's files and finds the editions with
-    /// nothing to do. With `load_all`, no edition is skipped (the download
-    /// page needs every edition's entry).
-    pub(crate) fn new(
-        options: &BuildOptions,
-        configs: &[&BookConfig],
-        cache: &Cache,
-        load_all: bool,
-    ) -> Plan {
-        use rayon::prelude::*;
-        let mut plan = Plan {
-            base: HashMap::new(),
-            languages: HashMap::new(),
-            order: Vec::new(),
-            fresh: BTreeSet::new(),
-            pending: Vec::new(),
-            fresh_keys: BTreeMap::new(),
-            themes: Mutex::default(),
-        };
-        for config in configs {
-            let langs = options.languages_of(config);
-            let pairs = langs.iter().map(|l| (config.id.clone(), l.clone()));
-            plan.order.extend(pairs);
-            plan.languages.insert(config.id.clone(), langs);
-        }
-        let pairs: Vec<(&BookConfig, &String)> = configs
-            .iter()
-            .flat_map(|c| plan.languages[&c.id].iter().map(move |l| (*c, l)))
-            .collect();
-        let keys: Vec<(String, Key)> = pairs
-            .par_iter()
-            .map(|(config, lang)| {
-                (
-                    edition_id(&config.id, lang),
-                    edition_base_key(options, config, lang),
-                )
-            })
-            .collect();
-        plan.base.extend(keys);
-        if load_all {
-            return plan;
-        }
-        let mut found = Vec::new();
-        for config in configs {
-            // Before loading, only the editions the cache knows tell their
-            // chapters.
-            let known = |other: &str| {
-                let id = edition_id(&config.id, other);
-                let slugs = cache.edition_slugs(&id, plan.base.get(&id)?)?;
-                Some(Some(slugs.to_vec()))
-            };
-            for lang in plan.languages(&config.id) {
-                let state = plan.state(options, config, lang, cache, &known);
-                found.push((config.id.clone(), lang.clone(), state));
-            }
-        }
-        for (book, lang, state) in found {
-            match state {
-                State::Fresh(keys) => {
-                    plan.fresh.insert(edition_id(&book, &lang));
-                    plan.fresh_keys.extend(keys);
-                }
-                State::Pending => plan.pending.push((book, lang)),
-                State::Stale => {}
-            }
-        }
-        plan
-    }
-
-    /// What the cache says of the edition of `config` in `lang`, the other
-    /// editions' chapters as `slugs` tells them.
-    fn state(
-        &self,
-        options: &BuildOptions,
-        config: &BookConfig,
-        lang: &str,
-        cache: &Cache,
-        slugs: &Slugs,
-    ) -> State {
-        let id = edition_id(&config.id, lang);
-        let Some(full) = self.base.get(&id).and_then(|b| cache.edition_key(&id, b)) else {
-            return State::Stale;
-        };
-        let links = self.links_key(&config.id, lang, slugs);
-        let mut keys = BTreeMap::new();
-        let mut pending = false;
-        for &format in &options.formats {
-            if options.renderer(format).links_languages() && links.is_none() {
-                pending = true;
-                continue;
-            }
-            let key = self.artifact_key(options, config, &full, format, links.as_deref());
-            let id = artifact_id(&config.id, lang, format);
-            let Some(key) = key.filter(|k| {
-                cache
-                    .artifact(&id)
-                    .is_some_and(|m| m.fresh(&options.out_dir, k))
-            }) else {
-                return State::Stale;
-            };
-            keys.insert(id, key);
-        }
-        if pending {
-            State::Pending
-        } else {
-            State::Fresh(keys)
-        }
-    }
-
-    /// The editions told from the cache (book, language), in order.
-    fn fresh_editions(&self) -> impl Iterator<Item = &(String, String)> {
-        self.order.iter().filter(|(b, l)| self.is_fresh(b, l))
-    }
-
-    /// Whether the edition `<book>/<lang>` is told from the cache.
-    pub(crate) fn is_fresh(&self, book: &str, lang: &str) -> bool {
-        self.fresh.contains(&edition_id(book, lang))
-    }
-
-    /// The languages of `book` to load first: those neither told from the
-    /// cache nor waiting for the others' chapters.
-    pub(crate) fn to_load(&self, book: &str) -> Vec<String> {
-        let waits = |l: &String| self.pending.iter().any(|(b, p)| b == book && p == l);
-        self.languages(book)
-            .iter()
-            .filter(|l| !self.is_fresh(book, l) && !waits(l))
-            .cloned()
-            .collect()
-    }
-
-    /// The languages of book `id` in this build.
-    pub(crate) fn languages(&self, book: &str) -> &[String] {
-        self.languages.get(book).map_or(&[], Vec::as_slice)
-    }
-
-    /// The base key of an edition.
-    pub(crate) fn base(&self, book: &str, lang: &str) -> Option<&Key> {
-        self.base.get(&edition_id(book, lang))
-    }
-
-    /// The key of the files of `theme` that `renderer` reads.
-    fn theme(&self, theme: &Theme, renderer: &dyn Renderer) -> Key {
-        let mut themes = self.themes.lock().unwrap_or_else(|e| e.into_inner());
-        themes
-            .entry((theme.clone(), renderer.name()))
-            .or_insert_with(|| theme_key(theme, renderer))
-            .clone()
-    }
-
-    /// The key of what the web edition of `book` in `lang` links to: the
-    /// other editions of this build and their chapters; `None` while one of
-    /// them is not known.
-    fn links_key(&self, book: &str, lang: &str, slugs: &Slugs) -> Option<Key> {
-        let mut h = Hasher::new("links");
-        for other in self.languages(book).iter().filter(|l| *l != lang) {
-            h.str(other);
-            match slugs(other)? {
-                Some(slugs) => {
-                    h.str(&slugs.len().to_string());
-                    for slug in &slugs {
-                        h.str(slug);
-                    }
-                }
-                None => {
-                    h.str("absent");
-                }
-            }
-        }
-        Some(h.finish())
-    }
-
-    /// The key of the artifact of `format` for an edition of `config`
-    /// whose full key is `edition` (its language is in it), `links` the key of what it links
-    /// to in the other languages when its renderer does; `None` when the
-    /// theme is missing (the build then says so).
-    pub(crate) fn artifact_key(
-        &self,
-        options: &BuildOptions,
-        config: &BookConfig,
-        edition: &str,
-        format: &str,
-        links: Option<&str>,
-    ) -> Option<Key> {
-        let theme = Theme::resolve(&options.themes_dir, &config.theme)?;
-        let renderer = options.renderer(format);
-        let mut h = Hasher::new("artifact");
-        h.str(format).str(edition);
-        h.str(&self.theme(&theme, renderer));
-        if renderer.maps_pages() {
-            return Some(h.finish());
-        }
-        // The other formats read the cover, drawn by the painter from its
-        // side of the theme, and the page map of the paged formats of this
-        // build.
-        if let Some(painter) = options.renderers.cover_painter() {
-            h.str(&self.theme(&theme, painter));
-        }
-        for paged in options
-            .formats
-            .iter()
-            .filter(|f| options.renderer(f).maps_pages())
-        {
-            h.str(&self.artifact_key(options, config, edition, paged, None)?);
-        }
-        if renderer.links_languages() {
-            h.str(links.unwrap_or_default());
-        }
-        Some(h.finish())
-    }
-
-    /// The key of the cover drawn for an edition, and of its thumbnails:
-    /// the edition and the theme's Typst side.
-    pub(crate) fn cover_key(
-        &self,
-        options: &BuildOptions,
-        config: &BookConfig,
-        edition: &str,
-        kind: &str,
-    ) -> Option<Key> {
-        let theme = Theme::resolve(&options.themes_dir, &config.theme)?;
-        let mut h = Hasher::new(kind);
-        h.str(edition);
-        if let Some(painter) = options.renderers.cover_painter() {
-            h.str(&self.theme(&theme, painter));
-        }
-        Some(h.finish())
-    }
-}
-
-/// The key of the download page: every artifact of the build by key, and
-/// which books and languages exist (an edition of a book removed leaves the
-/// page). `None` after a failure: the page is then always made again.
-pub(crate) fn site_key(
-    options: &BuildOptions,
-    artifacts: &BTreeMap<String, Key>,
-    configs: &[Result<BookConfig, Vec<Diagnostic>>],
-    failed: bool,
-) -> Option<Key> {
-    if failed {
-        return None;
-    }
-    let mut h = Hasher::new("site");
-    for (id, key) in artifacts {
-        h.str(id).str(key);
-    }
-    for config in configs {
-        let config = config.as_ref().ok()?;
-        h.str(&config.id);
-        for l in &config.languages {
-            h.str(&l.tag);
-        }
-    }
-    if let Ok(dirs) = stoa_book::discover(&options.books_dir) {
-        for dir in dirs {
-            h.path(&dir);
-        }
-    }
-    Some(h.finish())
-}
-
-/// A build's use of the cache: the plan, and what it learns as it goes.
-pub(crate) struct Incremental<'c> {
-    /// The cache, updated as artifacts are made.
-    pub(crate) cache: &'c mut Cache,
-    /// What was known before loading.
-    pub(crate) plan: Plan,
-    /// The full key of each loaded edition, by edition id.
-    full: HashMap<String, Key>,
-    /// Every artifact's key in this build, by artifact id.
-    keys: BTreeMap<String, Key>,
-}
-
-/// What the cache says of one loaded edition before it is rendered.
+/// What the plan says of one loaded edition before it is rendered.
 pub(crate) struct Work {
     /// Each format of the build: its key (when known) and, when fresh,
     /// what the cache remembers of it.
@@ -358,7 +106,7 @@ pub(crate) struct Work {
     pub(crate) page_map: Option<PageMap>,
     /// When the paged format is stale: the page map its last rendering in
     /// this session made, for the other formats to be made with before it
-    /// (see `plan::render_all`).
+    /// (see `render::render_all`).
     pub(crate) previous_map: Option<PageMap>,
     /// Where its cover comes from (taken when it is prepared).
     pub(crate) cover: Option<CoverPlan>,
@@ -402,20 +150,254 @@ impl Work {
     }
 }
 
-impl<'c> Incremental<'c> {
-    pub(crate) fn new(cache: &'c mut Cache, plan: Plan) -> Self {
-        let keys = plan.fresh_keys.clone();
-        Incremental {
+impl<'a> Plan<'a> {
+    /// Hashes every selected edition's files and finds the editions with
+    /// nothing to do. When the download page must be made again and its
+    /// own list is gone, no edition is skipped: the page needs every
+    /// edition's entry.
+    pub(crate) fn new(
+        options: &'a BuildOptions,
+        configs: &[&BookConfig],
+        cache: &'a Cache,
+    ) -> Plan<'a> {
+        use rayon::prelude::*;
+        let mut plan = Plan {
+            options,
             cache,
-            plan,
-            full: HashMap::new(),
-            keys,
+            base: HashMap::new(),
+            languages: HashMap::new(),
+            order: Vec::new(),
+            fresh: BTreeSet::new(),
+            pending: Vec::new(),
+            keys: BTreeMap::new(),
+            loaded: HashMap::new(),
+            themes: Mutex::default(),
+        };
+        for config in configs {
+            let langs = options.languages_of(config);
+            let pairs = langs.iter().map(|l| (config.id.clone(), l.clone()));
+            plan.order.extend(pairs);
+            plan.languages.insert(config.id.clone(), langs);
         }
+        let pairs: Vec<(&BookConfig, &String)> = configs
+            .iter()
+            .flat_map(|c| plan.languages[&c.id].iter().map(move |l| (*c, l)))
+            .collect();
+        let keys: Vec<(String, Key)> = pairs
+            .par_iter()
+            .map(|(config, lang)| {
+                (
+                    edition_id(&config.id, lang),
+                    edition_base_key(options, config, lang),
+                )
+            })
+            .collect();
+        plan.base.extend(keys);
+        let load_all = options.site && !cache.site().is_some_and(|m| m.intact(&options.out_dir));
+        if load_all {
+            return plan;
+        }
+        let mut found = Vec::new();
+        for config in configs {
+            // Before loading, only the editions the cache knows tell their
+            // chapters.
+            let known = |other: &str| {
+                let id = edition_id(&config.id, other);
+                let slugs = cache.edition_slugs(&id, plan.base.get(&id)?)?;
+                Some(Some(slugs.to_vec()))
+            };
+            for lang in plan.languages(&config.id) {
+                let state = plan.state(config, lang, &known);
+                found.push((config.id.clone(), lang.clone(), state));
+            }
+        }
+        for (book, lang, state) in found {
+            match state {
+                State::Fresh(keys) => {
+                    plan.fresh.insert(edition_id(&book, &lang));
+                    plan.keys.extend(keys);
+                }
+                State::Pending => plan.pending.push((book, lang)),
+                State::Stale => {}
+            }
+        }
+        plan
+    }
+
+    /// What the cache says of the edition of `config` in `lang`, the other
+    /// editions' chapters as `slugs` tells them.
+    fn state(&self, config: &BookConfig, lang: &str, slugs: &Slugs) -> State {
+        let options = self.options;
+        let id = edition_id(&config.id, lang);
+        let Some(full) = self
+            .base
+            .get(&id)
+            .and_then(|b| self.cache.edition_key(&id, b))
+        else {
+            return State::Stale;
+        };
+        let links = self.links_key(&config.id, lang, slugs);
+        let mut keys = BTreeMap::new();
+        let mut pending = false;
+        for &format in &options.formats {
+            if options.renderer(format).links_languages() && links.is_none() {
+                pending = true;
+                continue;
+            }
+            let key = self.artifact_key(config, &full, format, links.as_deref());
+            let id = artifact_id(&config.id, lang, format);
+            let Some(key) = key.filter(|k| self.is_made(&id, k)) else {
+                return State::Stale;
+            };
+            keys.insert(id, key);
+        }
+        if pending {
+            State::Pending
+        } else {
+            State::Fresh(keys)
+        }
+    }
+
+    /// Whether the cache holds artifact `id` made from `key`, its files as
+    /// they were left.
+    fn is_made(&self, id: &str, key: &str) -> bool {
+        self.cache
+            .artifact(id)
+            .is_some_and(|m| m.fresh(&self.options.out_dir, key))
+    }
+
+    /// The editions told from the cache (book, language), in order.
+    fn fresh_editions(&self) -> impl Iterator<Item = &(String, String)> {
+        self.order.iter().filter(|(b, l)| self.is_fresh(b, l))
+    }
+
+    /// Whether the edition `<book>/<lang>` is told from the cache.
+    pub(crate) fn is_fresh(&self, book: &str, lang: &str) -> bool {
+        self.fresh.contains(&edition_id(book, lang))
+    }
+
+    /// The languages of `book` to load first: those neither told from the
+    /// cache nor waiting for the others' chapters.
+    pub(crate) fn to_load(&self, book: &str) -> Vec<String> {
+        let waits = |l: &String| self.pending.iter().any(|(b, p)| b == book && p == l);
+        self.languages(book)
+            .iter()
+            .filter(|l| !self.is_fresh(book, l) && !waits(l))
+            .cloned()
+            .collect()
+    }
+
+    /// The languages of book `id` in this build.
+    pub(crate) fn languages(&self, book: &str) -> &[String] {
+        self.languages.get(book).map_or(&[], Vec::as_slice)
+    }
+
+    /// The base key of an edition.
+    pub(crate) fn base(&self, book: &str, lang: &str) -> Option<&Key> {
+        self.base.get(&edition_id(book, lang))
+    }
+
+    /// How covers are found in the build cache: `--force` draws them again.
+    pub(crate) fn stored(&self) -> Stored {
+        if self.cache.rewrite {
+            Stored::Replace
+        } else {
+            Stored::Reuse
+        }
+    }
+
+    /// Whether every file is written even when it holds the same bytes
+    /// (`--force`).
+    pub(crate) fn rewrite(&self) -> bool {
+        self.cache.rewrite
+    }
+
+    /// The key of the files of `theme` that `renderer` reads.
+    fn theme(&self, theme: &Theme, renderer: &dyn Renderer) -> Key {
+        let mut themes = self.themes.lock().unwrap_or_else(|e| e.into_inner());
+        themes
+            .entry((theme.clone(), renderer.name()))
+            .or_insert_with(|| theme_key(theme, renderer))
+            .clone()
+    }
+
+    /// The key of what the web edition of `book` in `lang` links to: the
+    /// other editions of this build and their chapters; `None` while one of
+    /// them is not known.
+    fn links_key(&self, book: &str, lang: &str, slugs: &Slugs) -> Option<Key> {
+        let mut h = Hasher::new("links");
+        for other in self.languages(book).iter().filter(|l| *l != lang) {
+            h.str(other);
+            match slugs(other)? {
+                Some(slugs) => {
+                    h.str(&slugs.len().to_string());
+                    for slug in &slugs {
+                        h.str(slug);
+                    }
+                }
+                None => {
+                    h.str("absent");
+                }
+            }
+        }
+        Some(h.finish())
+    }
+
+    /// The key of the artifact of `format` for an edition of `config`
+    /// whose full key is `edition` (its language is in it), `links` the key of what it links
+    /// to in the other languages when its renderer does; `None` when the
+    /// theme is missing (the build then says so).
+    pub(crate) fn artifact_key(
+        &self,
+        config: &BookConfig,
+        edition: &str,
+        format: &str,
+        links: Option<&str>,
+    ) -> Option<Key> {
+        let options = self.options;
+        let theme = Theme::resolve(&options.themes_dir, &config.theme)?;
+        let renderer = options.renderer(format);
+        let mut h = Hasher::new("artifact");
+        h.str(format).str(edition);
+        h.str(&self.theme(&theme, renderer));
+        if renderer.maps_pages() {
+            return Some(h.finish());
+        }
+        // The other formats read the cover, drawn by the painter from its
+        // side of the theme, and the page map of the paged formats of this
+        // build.
+        if let Some(painter) = options.renderers.cover_painter() {
+            h.str(&self.theme(&theme, painter));
+        }
+        for paged in options
+            .formats
+            .iter()
+            .filter(|f| options.renderer(f).maps_pages())
+        {
+            h.str(&self.artifact_key(config, edition, paged, None)?);
+        }
+        if renderer.links_languages() {
+            h.str(links.unwrap_or_default());
+        }
+        Some(h.finish())
+    }
+
+    /// The key of the cover drawn for an edition, and of its thumbnails:
+    /// the edition and the theme's Typst side.
+    pub(crate) fn cover_key(&self, config: &BookConfig, edition: &str, kind: &str) -> Option<Key> {
+        let options = self.options;
+        let theme = Theme::resolve(&options.themes_dir, &config.theme)?;
+        let mut h = Hasher::new(kind);
+        h.str(edition);
+        if let Some(painter) = options.renderers.cover_painter() {
+            h.str(&self.theme(&theme, painter));
+        }
+        Some(h.finish())
     }
 
     /// Tells again the warnings of the editions not loaded.
     pub(crate) fn replay_warnings(&self, sink: Sink, report: &mut Report) {
-        for (book, lang) in self.plan.fresh_editions() {
+        for (book, lang) in self.fresh_editions() {
             for warning in self.cache.edition_warnings(&edition_id(book, lang)) {
                 sink(Event::Warning(warning));
                 report.warnings.push(warning.clone());
@@ -423,20 +405,17 @@ impl<'c> Incremental<'c> {
         }
     }
 
-    /// Remembers what each loaded edition read and its chapters, and
-    /// computes its artifacts' keys.
-    pub(crate) fn record_editions(
-        &mut self,
-        options: &BuildOptions,
-        editions: &[(&BookConfig, Edition)],
-    ) {
-        let mut recorded = Vec::new();
+    /// Learns what each loaded edition read and its chapters, and computes
+    /// its artifacts' keys; returns the editions' records for the cache.
+    pub(crate) fn learn(&mut self, editions: &[(&BookConfig, Edition)]) -> Ledger {
+        let mut ledger = Ledger::default();
+        let mut learnt = Vec::new();
         for (config, edition) in editions {
             let lang = &edition.book.lang;
             let id = edition_id(&config.id, lang);
-            let base = match self.plan.base(&config.id, lang) {
+            let base = match self.base(&config.id, lang) {
                 Some(base) => base.clone(),
-                None => edition_base_key(options, config, lang),
+                None => edition_base_key(self.options, config, lang),
             };
             let images = edition
                 .book
@@ -445,35 +424,34 @@ impl<'c> Incremental<'c> {
                 .map(|a| PathBuf::from(&a.path))
                 .collect();
             let slugs = crate::translations::slugs(&edition.book);
-            let warnings = edition.warnings.clone();
-            let full = self
-                .cache
-                .set_edition(id.clone(), base, images, warnings, slugs);
-            self.full.insert(id, full.clone());
-            recorded.push((*config, lang, full));
+            let input = EditionInput::new(base, images, edition.warnings.clone(), slugs);
+            let full = input.full_key();
+            self.loaded
+                .insert(id.clone(), (full.clone(), input.slugs().to_vec()));
+            ledger.editions.push((id, input));
+            learnt.push((*config, lang, full));
         }
-        for (config, lang, full) in recorded {
-            let links = self
-                .plan
-                .links_key(&config.id, lang, &|other| self.made(&config.id, other));
-            for &format in &options.formats {
-                let key = self
-                    .plan
-                    .artifact_key(options, config, &full, format, links.as_deref());
+        for (config, lang, full) in learnt {
+            let links = self.links_key(&config.id, lang, &|other| self.made(&config.id, other));
+            for &format in &self.options.formats {
+                let key = self.artifact_key(config, &full, format, links.as_deref());
                 if let Some(key) = key {
                     self.keys.insert(artifact_id(&config.id, lang, format), key);
                 }
             }
         }
+        ledger
     }
 
     /// The chapters of the edition `<book>/<other>` once this build loaded
-    /// what it had to: those the cache knows (loaded now, or unchanged), none
-    /// for an edition that failed.
+    /// what it had to: those loaded now, or those the cache knows unchanged;
+    /// none for an edition that failed.
     fn made(&self, book: &str, other: &str) -> Option<Option<Vec<String>>> {
         let id = edition_id(book, other);
+        if let Some((_, slugs)) = self.loaded.get(&id) {
+            return Some(Some(slugs.clone()));
+        }
         let slugs = self
-            .plan
             .base
             .get(&id)
             .and_then(|b| self.cache.edition_slugs(&id, b));
@@ -481,22 +459,18 @@ impl<'c> Incremental<'c> {
     }
 
     /// Decides the editions that waited for the others' chapters, once the
-    /// stale ones are loaded and recorded: each is fresh, or returned (book,
+    /// stale ones are loaded and learnt: each is fresh, or returned (book,
     /// language) to be loaded as well.
-    pub(crate) fn settle_pending(
-        &mut self,
-        options: &BuildOptions,
-        configs: &[&BookConfig],
-    ) -> Vec<(String, String)> {
+    pub(crate) fn settle_pending(&mut self, configs: &[&BookConfig]) -> Vec<(String, String)> {
         let mut load = Vec::new();
-        for (book, lang) in std::mem::take(&mut self.plan.pending) {
+        for (book, lang) in std::mem::take(&mut self.pending) {
             let Some(config) = configs.iter().find(|c| c.id == book) else {
                 continue;
             };
             let made = |other: &str| self.made(&book, other);
-            match self.plan.state(options, config, &lang, self.cache, &made) {
+            match self.state(config, &lang, &made) {
                 State::Fresh(keys) => {
-                    self.plan.fresh.insert(edition_id(&book, &lang));
+                    self.fresh.insert(edition_id(&book, &lang));
                     self.keys.extend(keys);
                 }
                 State::Pending | State::Stale => load.push((book, lang)),
@@ -508,34 +482,37 @@ impl<'c> Incremental<'c> {
     /// The key of the download page (see [`site_key`]).
     pub(crate) fn site_key(
         &self,
-        options: &BuildOptions,
         configs: &[Result<BookConfig, Vec<Diagnostic>>],
         failed: bool,
     ) -> Option<Key> {
-        site_key(options, &self.keys, configs, failed)
+        site_key(self.options, &self.keys, configs, failed)
     }
 
-    /// What the cache says of a loaded edition before it is rendered.
-    pub(crate) fn work(&mut self, options: &BuildOptions, config: &BookConfig, lang: &str) -> Work {
-        // `--force` draws the covers again too.
-        let stored = if self.cache.rewrite {
-            Stored::Replace
-        } else {
-            Stored::Reuse
-        };
+    /// Whether the download page in place was made from `key`, its files as
+    /// it left them.
+    pub(crate) fn site_is_fresh(&self, key: Option<&Key>) -> bool {
+        key.is_some_and(|k| {
+            self.cache
+                .site()
+                .is_some_and(|m| m.fresh(&self.options.out_dir, k))
+        })
+    }
+
+    /// What the plan says of a loaded edition before it is rendered.
+    pub(crate) fn work(&self, config: &BookConfig, lang: &str) -> Work {
+        let options = self.options;
+        let stored = self.stored();
         let mut work = Work::cold(options, stored);
-        if !self.full.contains_key(&edition_id(&config.id, lang)) {
+        if !self.loaded.contains_key(&edition_id(&config.id, lang)) {
             return work;
         }
         for (format, key, made) in &mut work.formats {
-            *key = self
-                .keys
-                .get(&artifact_id(&config.id, lang, format))
-                .cloned();
+            let id = artifact_id(&config.id, lang, format);
+            *key = self.keys.get(&id).cloned();
             if let Some(k) = key {
                 *made = self
                     .cache
-                    .artifact(&artifact_id(&config.id, lang, format))
+                    .artifact(&id)
                     .filter(|m| m.fresh(&options.out_dir, k))
                     .cloned();
             }
@@ -562,16 +539,16 @@ impl<'c> Incremental<'c> {
         work
     }
 
-    /// How many artifacts [`Incremental::replay_artifacts`] tells.
-    pub(crate) fn replayed_count(&self, options: &BuildOptions) -> usize {
-        self.plan.fresh_editions().count() * options.formats.len()
+    /// How many artifacts [`Plan::replay_artifacts`] tells.
+    pub(crate) fn replayed_count(&self) -> usize {
+        self.fresh_editions().count() * self.options.formats.len()
     }
 
     /// Tells the artifacts of the editions not loaded, as built and not
     /// written.
-    pub(crate) fn replay_artifacts(&self, options: &BuildOptions, sink: Sink, report: &mut Report) {
-        for (book, lang) in self.plan.fresh_editions() {
-            for &format in &options.formats {
+    pub(crate) fn replay_artifacts(&self, sink: Sink, report: &mut Report) {
+        for (book, lang) in self.fresh_editions() {
+            for &format in &self.options.formats {
                 let Some(made) = self.cache.artifact(&artifact_id(book, lang, format)) else {
                     continue;
                 };
@@ -596,8 +573,8 @@ impl<'c> Incremental<'c> {
         lang: &str,
         alternates: &mut Vec<stoa_render::Alternate>,
     ) {
-        for other in self.plan.languages(&config.id) {
-            if other == lang || !self.plan.is_fresh(&config.id, other) {
+        for other in self.languages(&config.id) {
+            if other == lang || !self.is_fresh(&config.id, other) {
                 continue;
             }
             if let Some(Some(slugs)) = self.made(&config.id, other) {
@@ -611,16 +588,9 @@ impl<'c> Incremental<'c> {
         alternates.sort_by_key(|a| position(&a.lang));
     }
 
-    /// Records which covers of the build cache the editions use, by
-    /// (`<book>/<lang>/<use>`, key): a complete build removes the others.
-    pub(crate) fn record_covers(&mut self, covers: impl Iterator<Item = (String, Key)>) {
-        for (slot, key) in covers {
-            self.cache.set_cover(slot, key);
-        }
-    }
-
-    /// Remembers what one format of an edition made (its files in place).
-    pub(crate) fn record_made(&mut self, options: &BuildOptions, made: Record) {
+    /// Adds to `ledger` what one format of an edition made (its files in
+    /// place, stamped now).
+    pub(crate) fn record(&self, made: Record, ledger: &mut Ledger) {
         let Record {
             book,
             lang,
@@ -635,13 +605,12 @@ impl<'c> Incremental<'c> {
         let id = artifact_id(book, lang, format);
         let key = self.keys.get(&id).cloned();
         if let (Some(map), Some(key)) = (pages, &key) {
-            self.cache.set_page_map(key.clone(), map.clone());
-            self.cache
-                .set_recent_map(edition_id(book, lang), map.clone());
+            let edition = edition_id(book, lang);
+            ledger.page_maps.push((key.clone(), edition, map.clone()));
         }
         let made = key.and_then(|key| {
             Made::new(
-                &options.out_dir,
+                &self.options.out_dir,
                 key,
                 path.to_path_buf(),
                 bytes,
@@ -650,39 +619,64 @@ impl<'c> Incremental<'c> {
                 page_count,
             )
         });
-        self.cache.set_artifact(id, made);
+        ledger.artifacts.push((id, made));
     }
 
     /// The key of an edition's thumbnails and whether they are fresh.
-    pub(crate) fn thumbnails(
-        &self,
-        options: &BuildOptions,
-        config: &BookConfig,
-        lang: &str,
-    ) -> (Option<Key>, bool) {
+    pub(crate) fn thumbnails(&self, config: &BookConfig, lang: &str) -> (Option<Key>, bool) {
         let id = edition_id(&config.id, lang);
         let key = self
-            .full
+            .loaded
             .get(&id)
-            .and_then(|full| self.plan.cover_key(options, config, full, "thumbnails"));
+            .and_then(|(full, _)| self.cover_key(config, full, "thumbnails"));
         let fresh = key.as_ref().is_some_and(|k| {
             self.cache
                 .thumbnails(&id)
-                .is_some_and(|m| m.fresh(&options.out_dir, k))
+                .is_some_and(|m| m.fresh(&self.options.out_dir, k))
         });
         (key, fresh)
     }
 
-    /// Forgets what the cache holds of editions no longer built, after a
-    /// build of every book in every language.
-    pub(crate) fn forget_others(&mut self, options: &BuildOptions) {
+    /// After a build of every book in every language, the editions that
+    /// exist: the cache forgets the others.
+    pub(crate) fn complete(&self) -> Option<HashSet<String>> {
+        let options = self.options;
         if !options.books.is_empty() || !options.languages.is_empty() {
-            return;
+            return None;
         }
-        let keep: HashSet<String> = self.plan.base.keys().cloned().collect();
-        self.cache.retain_editions(&keep);
-        self.cache.set_complete();
+        Some(self.base.keys().cloned().collect())
     }
+}
+
+/// The key of the download page: every artifact of the build by key, and
+/// which books and languages exist (an edition of a book removed leaves the
+/// page). `None` after a failure: the page is then always made again.
+pub(crate) fn site_key(
+    options: &BuildOptions,
+    artifacts: &BTreeMap<String, Key>,
+    configs: &[Result<BookConfig, Vec<Diagnostic>>],
+    failed: bool,
+) -> Option<Key> {
+    if failed {
+        return None;
+    }
+    let mut h = Hasher::new("site");
+    for (id, key) in artifacts {
+        h.str(id).str(key);
+    }
+    for config in configs {
+        let config = config.as_ref().ok()?;
+        h.str(&config.id);
+        for l in &config.languages {
+            h.str(&l.tag);
+        }
+    }
+    if let Ok(dirs) = stoa_book::discover(&options.books_dir) {
+        for dir in dirs {
+            h.path(&dir);
+        }
+    }
+    Some(h.finish())
 }
 
 #[cfg(test)]
@@ -727,29 +721,20 @@ mod tests {
         slugs: &dyn Fn(&str) -> Vec<String>,
     ) -> BTreeMap<String, Key> {
         let config = stoa_book::load_config(&options.books_dir.join("b")).unwrap();
-        let mut cache = Cache::default();
-        let plan = Plan::new(options, &[&config], &cache, true);
+        let cache = Cache::default();
+        let plan = Plan::new(options, &[&config], &cache);
         let mut full = BTreeMap::new();
         for lang in ["en", "pt-BR"] {
             let base = plan.base("b", lang).unwrap().clone();
-            let id = edition_id("b", lang);
-            let key = cache.set_edition(id, base, Vec::new(), Vec::new(), slugs(lang));
-            full.insert(lang, key);
+            let input = EditionInput::new(base, Vec::new(), Vec::new(), slugs(lang));
+            full.insert(lang, input.full_key());
         }
         let mut out = BTreeMap::new();
         for lang in ["en", "pt-BR"] {
-            let known = |other: &str| {
-                let id = edition_id("b", other);
-                Some(
-                    cache
-                        .edition_slugs(&id, plan.base("b", other)?)
-                        .map(<[String]>::to_vec),
-                )
-            };
+            let known = |other: &str| Some(Some(slugs(other)));
             let links = plan.links_key("b", lang, &known);
             for format in options.renderers.names() {
-                let key =
-                    plan.artifact_key(options, &config, &full[lang], format, links.as_deref());
+                let key = plan.artifact_key(&config, &full[lang], format, links.as_deref());
                 out.insert(format!("{lang}/{format}"), key.unwrap());
             }
         }
