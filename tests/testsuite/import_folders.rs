@@ -667,3 +667,76 @@ fn qr_codes_on_page(pdf: &Path, page: usize) -> Vec<String> {
         .map(str::to_owned)
         .collect()
 }
+
+/// A Jekyll blog whose posts name each other in a `translations:` list
+/// (as sites with their own language system do), under a base URL, with
+/// `{{ site.baseurl }}` links to files the site serves: the versions are
+/// paired into one post, a version named but missing is one warning that
+/// names both, and a link to a served file leads to its address on the
+/// site, which the EPUB accepts.
+#[test]
+fn import_pairs_translations_lists_and_links_served_files_on_the_site() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    std::fs::create_dir_all(site.join("_posts")).unwrap();
+    std::fs::write(
+        site.join("_config.yml"),
+        "title: Dois\nurl: https://example.org\nbaseurl: /blog\nlang: pt\n",
+    )
+    .unwrap();
+    let post = |name: &str, front: &str, body: &str| {
+        std::fs::write(
+            site.join("_posts").join(name),
+            format!("---\n{front}\n---\n\n{body}\n"),
+        )
+        .unwrap();
+    };
+    post(
+        "2024-01-01-sobre-a-ira.md",
+        "title: Sobre a ira\nlang: pt\ntranslations:\n  - lang: en\n    url: /2024/01/02/on-anger.html",
+        "Os [slides]({{ site.baseurl }}/slides/ira.pdf) da palestra.",
+    );
+    post(
+        "2024-01-02-on-anger.md",
+        "title: On Anger\nlang: en\ntranslations:\n  - lang: pt\n    url: https://example.org/blog/2024/01/01/sobre-a-ira.html",
+        "The [slides](/slides/anger.pdf) of the talk.",
+    );
+    post(
+        "2024-02-01-sobre-o-lazer.md",
+        "title: Sobre o lazer\nlang: pt\ntranslations:\n  - lang: en\n    url: /2024/02/01/on-leisure.html",
+        "Sem tradução ainda.",
+    );
+    let out = stoa(tmp.path(), &["import", "jekyll", "site", "blog"]);
+    let log = output_text(&out);
+    assert!(out.status.success(), "{log}");
+    let said = "names `/2024/02/01/on-leisure.html` as its translation";
+    assert_eq!(log.matches(said).count(), 1, "{log}");
+    assert!(log.contains("2024-02-01-sobre-o-lazer.md:4"), "{log}");
+    let posts = tmp.path().join("blog/books/posts");
+    let mut folders: Vec<String> = std::fs::read_dir(&posts)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    assert_eq!(folders, ["sobre-a-ira", "sobre-o-lazer"], "{log}");
+    assert!(posts.join("sobre-a-ira/en.md").is_file(), "paired: {log}");
+    let en = std::fs::read_to_string(posts.join("sobre-a-ira/en.md")).unwrap();
+    assert!(
+        en.contains("(https://example.org/blog/slides/anger.pdf)"),
+        "{en}"
+    );
+    let pt = std::fs::read_to_string(posts.join("sobre-a-ira/pt.md")).unwrap();
+    assert!(
+        pt.contains("(https://example.org/blog/slides/ira.pdf)"),
+        "{pt}"
+    );
+    let project = tmp.path().join("blog");
+    let built = stoa(&project, &["build", "--format", "epub"]);
+    assert!(built.status.success(), "{}", output_text(&built));
+    let epubs = [
+        project.join("dist/blog/blog-en.epub"),
+        project.join("dist/blog/blog-pt.epub"),
+    ];
+    let found = epubcheck(&epubs);
+    assert!(found.is_empty(), "{found:#?}");
+}

@@ -472,6 +472,7 @@ fn read_post(
         dir: parent.to_path_buf(),
         names,
         cover,
+        translations: crate::site::named(&front),
     }))
 }
 

@@ -300,6 +300,7 @@ fn read_post(cx: &PostCx<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Option<F
         dir: cx.file.parent().map(Path::to_path_buf).unwrap_or_default(),
         names,
         cover: crate::hugo::cover(&front),
+        translations: crate::site::named(&front),
     }))
 }
 

@@ -14,6 +14,7 @@
 pub mod model;
 pub mod write;
 
+mod address;
 mod frontmatter;
 mod site;
 mod syntax;

@@ -2,6 +2,7 @@
 //! has found its posts: drafts left out, shortcodes or Liquid converted,
 //! references between posts resolved, images found inside the site.
 
+use crate::address::{Base, normalize};
 use crate::model::{
     Diagnostic, Image, ImageData, ImportOptions, Imported, Place, Post, Site, Status,
 };
@@ -22,6 +23,113 @@ pub(crate) struct Found {
     pub names: Vec<String>,
     /// A cover image (`cover`, `image` of the front matter), shown first.
     pub cover: Option<String>,
+    /// The other-language versions the post names (see [`named`]).
+    pub translations: Named,
+}
+
+/// The other-language versions a post names in its front matter, by their
+/// addresses on the site, and the line that names them.
+#[derive(Debug, Default)]
+pub(crate) struct Named {
+    pub line: usize,
+    pub addresses: Vec<String>,
+}
+
+/// The translations a post's front matter names: a `translations:` list of
+/// `{lang, url}` (or of addresses), or a map of language to address.
+pub(crate) fn named(front: &crate::frontmatter::Front) -> Named {
+    const KEYS: [&str; 5] = ["url", "link", "href", "path", "permalink"];
+    let Some(value) = front.get("translations") else {
+        return Named::default();
+    };
+    let address = |item: &toml::Value| -> Option<String> {
+        match item {
+            toml::Value::String(s) => Some(s.clone()),
+            toml::Value::Table(t) => KEYS
+                .iter()
+                .find_map(|k| crate::frontmatter::get(t, k))
+                .and_then(crate::frontmatter::scalar_string),
+            _ => None,
+        }
+    };
+    let addresses: Vec<String> = match value {
+        toml::Value::Array(items) => items.iter().filter_map(address).collect(),
+        toml::Value::Table(by_lang) => by_lang.values().filter_map(address).collect(),
+        other => address(other).into_iter().collect(),
+    };
+    Named {
+        line: front.line("translations"),
+        addresses: addresses
+            .into_iter()
+            .filter(|a| !a.trim().is_empty())
+            .collect(),
+    }
+}
+
+/// Pairs the posts that name each other's addresses as translations
+/// (through the site's permalinks, `base_url` and aliases): every post of
+/// one pairing takes one translation key. An address that is no imported
+/// post is a warning at the line that names it.
+fn pair_named(kept: &mut [Found], base_url: Option<&str>, warnings: &mut Vec<Diagnostic>) {
+    if kept.iter().all(|f| f.translations.addresses.is_empty()) {
+        return;
+    }
+    let base = base_url.map(Base::parse);
+    let mut at: HashMap<String, usize> = HashMap::new();
+    for (i, f) in kept.iter().enumerate() {
+        for url in &f.post.urls {
+            if let Some(path) = normalize(url, base.as_ref(), None) {
+                at.entry(path).or_insert(i);
+            }
+        }
+    }
+    let mut parent: Vec<usize> = (0..kept.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let join = |parent: &mut Vec<usize>, a: usize, b: usize| {
+        let (a, b) = (root(parent, a), root(parent, b));
+        // The earlier post leads: its key is the pairing's.
+        parent[a.max(b)] = a.min(b);
+    };
+    // Posts that share a key already are one.
+    let mut first: HashMap<String, usize> = HashMap::new();
+    for (i, f) in kept.iter().enumerate() {
+        if let Some(key) = &f.post.translation_key {
+            let j = *first.entry(key.clone()).or_insert(i);
+            join(&mut parent, i, j);
+        }
+    }
+    for (i, f) in kept.iter().enumerate() {
+        let own = f.post.urls.first().map(String::as_str);
+        for address in &f.translations.addresses {
+            let found = normalize(address, base.as_ref(), own).and_then(|p| at.get(&p));
+            match found {
+                Some(&j) => join(&mut parent, i, j),
+                None => warnings.push(
+                    Place::new(&f.post.source.file, Some(f.translations.line))
+                        .warning(format!(
+                            "the post names `{}` as its translation, which is none of the posts imported; it stays unpaired",
+                            address.trim()
+                        ))
+                        .with_hint("correct the address in its `translations` list, or import with --drafts if that post is a draft"),
+                ),
+            }
+        }
+    }
+    let keys: Vec<Option<String>> = (0..kept.len())
+        .map(|i| {
+            let r = root(&mut parent, i);
+            kept[r].post.translation_key.clone()
+        })
+        .collect();
+    for (f, key) in kept.iter_mut().zip(keys) {
+        f.post.translation_key = key;
+    }
 }
 
 /// A site, its root and where its files for `/…` addresses are.
@@ -91,6 +199,8 @@ pub(crate) fn finish(
             .with_hint("import them too with --drafts"),
         );
     }
+    let mut kept = kept;
+    pair_named(&mut kept, site.base_url.as_deref(), &mut warnings);
     if kept.len() > options.max_posts {
         return Err(vec![
             Diagnostic::error(format!(

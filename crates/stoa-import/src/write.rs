@@ -15,6 +15,7 @@
 //! changed is kept (and reported when the source changed too); new posts
 //! are added.
 
+use crate::address::{Base, normalize, on_site};
 use crate::model::{Diagnostic, ImageData, Imported, Kind, Post};
 use crate::util::{self, Rewrite, Target};
 use sha2::{Digest, Sha256};
@@ -193,8 +194,13 @@ pub fn write(
                         let Some(key) = normalize(dest, base.as_ref(), own.as_deref()) else {
                             return Rewrite::Keep;
                         };
-                        match by_url.get(&key) {
-                            Some(slug) => Rewrite::Dest(format!("#{slug}")),
+                        if let Some(slug) = by_url.get(&key) {
+                            return Rewrite::Dest(format!("#{slug}"));
+                        }
+                        // A file the site serves (a PDF in static/): the
+                        // book cannot hold it, the site still does.
+                        match on_site(dest, site.base_url.as_deref(), own.as_deref()) {
+                            Some(address) => Rewrite::Dest(address),
                             None => Rewrite::Keep,
                         }
                     }
@@ -874,113 +880,9 @@ fn manifest_text(options: &WriteOptions, files: &BTreeMap<PathBuf, String>) -> S
     out
 }
 
-/// A site's address: its host and the path it is served under.
-struct Base {
-    host: String,
-    path: String,
-}
-
-impl Base {
-    fn parse(url: &str) -> Base {
-        let rest = url.split_once("://").map_or(url, |(_, r)| r);
-        let rest = rest.trim_start_matches('/');
-        let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-        Base {
-            host: host.trim_start_matches("www.").to_ascii_lowercase(),
-            path: format!("/{}", path.trim_matches('/'))
-                .trim_end_matches('/')
-                .to_string(),
-        }
-    }
-}
-
-/// A link's target as a site path to compare with the posts' addresses
-/// (`/posts/x`), or `None` when it leads elsewhere: another site, a mail
-/// address, an anchor in the post.
-fn normalize(url: &str, base: Option<&Base>, own: Option<&str>) -> Option<String> {
-    let url = url.trim();
-    let url = url.split(['#', '?']).next().unwrap_or("");
-    if url.is_empty() {
-        return None;
-    }
-    let mut path = if let Some((scheme, rest)) = url.split_once("://") {
-        if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
-            return None;
-        }
-        let base = base?;
-        let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-        if host.trim_start_matches("www.").to_ascii_lowercase() != base.host {
-            return None;
-        }
-        format!("/{path}")
-    } else if let Some(rest) = url.strip_prefix("//") {
-        let base = base?;
-        let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-        if host.trim_start_matches("www.").to_ascii_lowercase() != base.host {
-            return None;
-        }
-        format!("/{path}")
-    } else if url.starts_with('/') {
-        url.to_string()
-    } else if url.contains(':') {
-        return None;
-    } else {
-        // Relative to the post's own address.
-        let own = own?;
-        let own_path = normalize(own, base, None)?;
-        let mut parts: Vec<&str> = own_path.split('/').filter(|p| !p.is_empty()).collect();
-        for part in url.split('/') {
-            match part {
-                ".." => {
-                    parts.pop()?;
-                }
-                "." | "" => {}
-                p => parts.push(p),
-            }
-        }
-        format!("/{}", parts.join("/"))
-    };
-    if let Some(base) = base
-        && !base.path.is_empty()
-        && let Some(rest) = path.strip_prefix(&base.path)
-        && (rest.is_empty() || rest.starts_with('/'))
-    {
-        path = rest.to_string();
-    }
-    let mut path = stoa_markdown::percent_decode(&path).to_lowercase();
-    for suffix in ["/index.html", "/index.htm", ".html", ".htm"] {
-        if let Some(p) = path.strip_suffix(suffix) {
-            path = p.to_string();
-            break;
-        }
-    }
-    let path = path.trim_end_matches('/');
-    Some(if path.is_empty() {
-        "/".into()
-    } else {
-        path.to_string()
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn links_are_normalised() {
-        let base = Base::parse("https://example.org/blog/");
-        let n = |u: &str| normalize(u, Some(&base), Some("/posts/a/"));
-        assert_eq!(
-            n("https://www.example.org/blog/posts/x/").as_deref(),
-            Some("/posts/x")
-        );
-        assert_eq!(n("/blog/posts/x/index.html").as_deref(), Some("/posts/x"));
-        assert_eq!(n("/posts/X.html#top").as_deref(), Some("/posts/x"));
-        assert_eq!(n("../b/").as_deref(), Some("/posts/b"));
-        assert_eq!(n("https://other.org/posts/x/"), None);
-        assert_eq!(n("mailto:a@b.c"), None);
-        assert_eq!(n("#here"), None);
-    }
 
     #[test]
     fn post_files_are_toml() {

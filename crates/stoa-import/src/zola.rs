@@ -229,5 +229,6 @@ fn read_post(cx: &PostCx<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Found, D
         dir: parent.to_path_buf(),
         names,
         cover: crate::hugo::cover(&front),
+        translations: crate::site::named(&front),
     })
 }
