@@ -13,26 +13,9 @@ use crate::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// The fixture's books, built once.
-struct Built {
-    dist: PathBuf,
-    /// What `stoa build` printed, stdout and stderr.
-    log: String,
-}
-
 fn built() -> &'static Built {
     static BUILT: OnceLock<Built> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let project = kept_until_exit(project_from(&fixture("languages/books")));
-        let result = stoa(&project, &["build"]);
-        let log = output_text(&result);
-        assert!(result.status.success(), "stoa build failed:\n{log}");
-        assert!(!log.contains("panicked"), "{log}");
-        Built {
-            dist: project.join("dist"),
-            log,
-        }
-    })
+    BUILT.get_or_init(|| build_fixture("languages/books", &[]))
 }
 
 /// The editions the "no English" tests read, with the words that are the

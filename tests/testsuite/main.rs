@@ -53,6 +53,7 @@ mod raw_output;
 mod ref_pages;
 mod robust;
 mod scale;
+mod scripts;
 mod serve;
 mod technical;
 mod text_format;

@@ -93,3 +93,27 @@ fn build_books() -> Result<BooksBuild, String> {
     }
     Ok(BooksBuild { project, log })
 }
+
+/// A fixture's books, built once for the tests of one file.
+pub struct Built {
+    /// The output folder.
+    pub dist: PathBuf,
+    /// What `stoa build` printed, stdout and stderr.
+    pub log: String,
+}
+
+/// Builds the books of fixture folder `books` (e.g. `"languages/books"`)
+/// in a project of their own with `stoa build` and `args`; it must succeed.
+pub fn build_fixture(books: &str, args: &[&str]) -> Built {
+    let project = kept_until_exit(project_from(&fixture(books)));
+    let mut all = vec!["build"];
+    all.extend_from_slice(args);
+    let result = stoa(&project, &all);
+    let log = output_text(&result);
+    assert!(result.status.success(), "stoa build failed:\n{log}");
+    assert!(!log.contains("panicked"), "{log}");
+    Built {
+        dist: project.join("dist"),
+        log,
+    }
+}

@@ -1,6 +1,8 @@
-//! The fonts stoa embeds (typst-assets', and Noto Emoji from `fonts/`, a
+//! The fonts stoa embeds (typst-assets', and from `fonts/` Noto Emoji, a
 //! monochrome emoji face made for print: 1,464 characters, 885 KB, 580 KB
-//! deflated; OFL), kept deflated in the binary
+//! deflated; and a Noto serif text face, regular and bold, for each script
+//! typst-assets lacks: 3.2 MB, 1.4 MB deflated; all OFL), kept deflated in
+//! the binary
 //! (build.rs) and inflated only when a document uses one; what each holds
 //! comes from `embedded-fonts.json`, so that no font is inflated to be
 //! put in the font book.
@@ -83,8 +85,9 @@ mod tests {
 
     /// The font files build.rs embeds, in its order.
     fn originals() -> Vec<&'static [u8]> {
-        let own: &[u8] = include_bytes!("../fonts/NotoEmoji-Regular.ttf");
-        typst_assets::fonts().chain([own]).collect()
+        typst_assets::fonts()
+            .chain(OWN_FONTS.iter().copied())
+            .collect()
     }
 
     /// The faces as Typst reads them from the embedded fonts.

@@ -96,7 +96,12 @@ pub(crate) fn source(book: &Book, wrap: &Wrap, guides: bool) -> String {
     );
     let _ = writeln!(
         s,
-        "#set text(font: (\"Libertinus Serif\", \"New Computer Modern\"), size: 10pt, lang: {}, region: {}, hyphenate: true)",
+        "#set text(font: ({}), size: 10pt, lang: {}, region: {}, hyphenate: true)",
+        TEXT_FONTS
+            .iter()
+            .map(|f| typst_string(f))
+            .collect::<Vec<_>>()
+            .join(", "),
         typst_string(&lang),
         region.as_deref().map_or("none".to_owned(), typst_string)
     );
@@ -273,6 +278,22 @@ fn n(mm: f64) -> String {
     let text = format!("{mm:.3}");
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
+
+/// The wrap's text faces: the classic theme's (Libertinus, then a Noto
+/// serif face for each script it lacks), so that a back cover in Arabic or
+/// Hindi is set in a text face, not in boxes.
+const TEXT_FONTS: &[&str] = &[
+    "Libertinus Serif",
+    "New Computer Modern",
+    "Noto Naskh Arabic",
+    "Noto Serif Devanagari",
+    "Noto Serif Bengali",
+    "Noto Serif Tamil",
+    "Noto Serif Thai",
+    "Noto Serif Ethiopic",
+    "Noto Serif Sinhala",
+    "Noto Serif Khmer",
+];
 
 #[cfg(test)]
 mod tests {
