@@ -75,3 +75,30 @@ fn every_script_makes_a_valid_epub() {
     let found = epubcheck(&epubs);
     assert!(found.is_empty(), "{found:#?}");
 }
+
+/// Russian and Ukrainian have stoa's words: their editions build with no
+/// "no words for" warning, and print their dates and headings in their own
+/// language.
+#[test]
+fn russian_and_ukrainian_editions_have_their_own_words() {
+    let built = built();
+    for lang in ["ru", "uk"] {
+        assert!(
+            !built.log.contains(&format!("no words for `{lang}`")),
+            "{}",
+            built.log
+        );
+    }
+    for (lang, words) in [
+        ("ru", ["10 декабря 1948 г.", "Содержание"]),
+        ("uk", ["10 грудня 1948 р.", "Зміст"]),
+    ] {
+        let text = squeeze(&pdftotext(
+            &built.dist.join(format!("udhr/udhr-{lang}.pdf")),
+            &[],
+        ));
+        for word in words {
+            assert!(text.contains(word), "{lang}: {word:?} in {text}");
+        }
+    }
+}
