@@ -124,6 +124,26 @@ const ZOLA: Site = Site {
     ),
 };
 
+const MARKDOWN: Site = Site {
+    kind: "markdown",
+    fixture: "markdown-v1",
+    editions: &[
+        ("en", &["On Leisure", "On Anger", "On Reading"]),
+        ("pt-BR", &["Sobre o Ócio", "Sobre a Ira"]),
+    ],
+    draft: "DRAFT-MARKER-MARKDOWN",
+    syntax: &["{{", "}}", "[[", "]]", "README-MARKER", "| url"],
+    converted: &[
+        "Leisure without study is death",
+        "https://portico.example/feed.xml",
+        "ira furor brevis est",
+    ],
+    link: (
+        "stoic-reading.html",
+        "href=\"on-leisure.html#on-leisure\">on leisure</a>",
+    ),
+};
+
 /// Imports `site` into a new project and builds it.
 fn import_and_build(site: &Site, extra: &[&str]) -> (tempfile::TempDir, String) {
     let tmp = tempfile::tempdir().unwrap();
@@ -291,6 +311,13 @@ fn import_jekyll_site_builds_every_format_with_every_post_once_per_language() {
 #[test]
 fn import_zola_site_builds_every_format_with_every_post_once_per_language() {
     check_site(&ZOLA);
+}
+
+/// A folder of Markdown files (Eleventy's posts by language folder, an
+/// Obsidian note with `[[links]]`, a README that is no post).
+#[test]
+fn import_markdown_folder_builds_every_format_with_every_post_once_per_language() {
+    check_site(&MARKDOWN);
 }
 
 #[test]

@@ -21,6 +21,9 @@ pub(crate) enum Source {
     Substack,
     /// An RSS or Atom feed saved to a file.
     Feed,
+    /// A folder of Markdown files with front matter (Eleventy, Astro,
+    /// MkDocs' blog, an Obsidian vault).
+    Markdown,
 }
 
 impl From<Source> for Kind {
@@ -33,6 +36,7 @@ impl From<Source> for Kind {
             Source::Ghost => Kind::Ghost,
             Source::Substack => Kind::Substack,
             Source::Feed => Kind::Feed,
+            Source::Markdown => Kind::Markdown,
         }
     }
 }
@@ -43,7 +47,7 @@ pub(crate) struct ImportArgs {
     /// What the source is.
     #[arg(value_enum, value_name = "KIND")]
     kind: Source,
-    /// The site's folder (Hugo, Jekyll, Zola) or the export file.
+    /// The site's folder (Hugo, Jekyll, Zola, Markdown) or the export file.
     #[arg(value_name = "SOURCE")]
     source: PathBuf,
     /// The project folder to write: new or empty (with --update, an

@@ -1,5 +1,6 @@
 //! `stoa import`: a front end that turns a blog (a Hugo, Jekyll or Zola
-//! site folder, or a WordPress, Ghost, Substack or feed export) into an
+//! site folder, a folder of Markdown files, or a WordPress, Ghost,
+//! Substack or feed export) into an
 //! ordinary stoa project: `books/<name>/book.toml` and
 //! `books/posts/<slug>/<lang>.md` with their images.
 //!
@@ -22,6 +23,7 @@ mod util;
 
 pub mod hugo;
 pub mod jekyll;
+pub mod markdown;
 pub mod zola;
 
 mod export;
@@ -53,6 +55,7 @@ pub fn read(
         Kind::Ghost => ghost::read(source, options),
         Kind::Substack => substack::read(source, options),
         Kind::Feed => feed::read(source, options),
+        Kind::Markdown => markdown::read(source, options),
     }
 }
 

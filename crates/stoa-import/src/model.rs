@@ -52,11 +52,14 @@ pub enum Kind {
     Substack,
     /// An RSS 2.0 or Atom feed, saved to a file.
     Feed,
+    /// A folder of Markdown files with front matter (Eleventy, Astro,
+    /// MkDocs' blog, an Obsidian vault).
+    Markdown,
 }
 
 impl Kind {
     /// Every kind, in the order the command line lists them.
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Hugo,
         Kind::Jekyll,
         Kind::Zola,
@@ -64,10 +67,11 @@ impl Kind {
         Kind::Ghost,
         Kind::Substack,
         Kind::Feed,
+        Kind::Markdown,
     ];
 
     /// The name on the command line: `hugo`, `jekyll`, `zola`,
-    /// `wordpress`, `ghost`, `substack`, `feed`.
+    /// `wordpress`, `ghost`, `substack`, `feed`, `markdown`.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Hugo => "hugo",
@@ -77,6 +81,7 @@ impl Kind {
             Kind::Ghost => "ghost",
             Kind::Substack => "substack",
             Kind::Feed => "feed",
+            Kind::Markdown => "markdown",
         }
     }
 
@@ -87,10 +92,14 @@ impl Kind {
             .find(|k| k.name().eq_ignore_ascii_case(name))
     }
 
-    /// True for a site folder of a static-site generator (Hugo, Jekyll,
-    /// Zola); false for an export file of a hosted platform or a feed.
+    /// True for a folder (a static-site generator's site, or a folder of
+    /// Markdown files); false for an export file of a hosted platform or a
+    /// feed.
     pub fn is_site_folder(self) -> bool {
-        matches!(self, Kind::Hugo | Kind::Jekyll | Kind::Zola)
+        matches!(
+            self,
+            Kind::Hugo | Kind::Jekyll | Kind::Zola | Kind::Markdown
+        )
     }
 }
 

@@ -322,7 +322,7 @@ impl Converter<'_, '_> {
             && filters.iter().all(|f| {
                 matches!(
                     *f,
-                    "relative_url" | "absolute_url" | "prepend: site.baseurl"
+                    "relative_url" | "absolute_url" | "prepend: site.baseurl" | "url"
                 )
             })
         {
