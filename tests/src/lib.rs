@@ -2,6 +2,8 @@
 //! and the benchmarks: finding the repository, building books, running
 //! `stoa`, EPUBCheck, the Nu HTML checker, poppler and qpdf.
 
+pub mod web_server;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

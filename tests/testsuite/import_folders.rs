@@ -767,3 +767,49 @@ fn import_pairs_translations_lists_and_links_served_files_on_the_site() {
     let found = epubcheck(&epubs);
     assert!(found.is_empty(), "{found:#?}");
 }
+
+/// `stoa import --fetch-images`: the image a post shows from the web comes
+/// into its folder (kept in the user's cache, here `XDG_CACHE_HOME`) and
+/// into the book; one the server does not have becomes a link, said once.
+#[test]
+fn import_fetch_images_brings_web_images_into_the_book() {
+    let server = web_server::start();
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    std::fs::write(
+        site.join("pictures.md"),
+        format!(
+            "---\ntitle: Pictures\ndate: 2024-01-01\n---\n\n![A square]({0}/ok.png)\n\n![Gone]({0}/missing.png)\n",
+            server.address
+        ),
+    )
+    .unwrap();
+    let cache = tmp.path().join("cache");
+    let out = std::process::Command::new(stoa_bin())
+        .args(["import", "markdown", "site", "blog", "--fetch-images"])
+        .current_dir(tmp.path())
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    let log = output_text(&out);
+    assert!(out.status.success(), "{log}");
+    assert_eq!(
+        log.matches("could not be downloaded (the server answered 404)")
+            .count(),
+        1,
+        "{log}"
+    );
+    let post = tmp.path().join("blog/books/posts/pictures");
+    assert_eq!(std::fs::read(post.join("ok.png")).unwrap(), web_server::PNG);
+    let kept = std::fs::read_dir(cache.join("stoa/web-images"))
+        .unwrap()
+        .count();
+    assert_eq!(kept, 1, "the image is kept in the cache");
+    let project = tmp.path().join("blog");
+    let built = stoa(&project, &["build", "--format", "epub"]);
+    assert!(built.status.success(), "{}", output_text(&built));
+    let epub = project.join("dist/blog/blog-en.epub");
+    let opf = zip_entry(&epub, "OEBPS/content.opf");
+    assert!(opf.contains("image/png"), "{opf}");
+}

@@ -65,16 +65,37 @@ pub(crate) struct ImportArgs {
     /// come in, files you edited since are kept.
     #[arg(long)]
     update: bool,
+    /// Download the images posts show from the web into their folders
+    /// (HTTP and HTTPS, 20 MB and 30 s each at most, kept in the user's
+    /// cache across imports); without it the import reads no network and
+    /// such an image becomes a link.
+    #[arg(long)]
+    fetch_images: bool,
     /// Print only errors.
     #[arg(short, long)]
     quiet: bool,
 }
 
+/// Where downloaded images are kept across imports:
+/// `$XDG_CACHE_HOME/stoa/web-images`, else `~/.cache/stoa/web-images`.
+fn image_cache() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let cache = var("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| var("HOME").map(|home| PathBuf::from(home).join(".cache")))?;
+    Some(cache.join("stoa/web-images"))
+}
+
 /// Runs `stoa import`.
 pub(crate) fn run(args: ImportArgs) -> ExitCode {
+    let fetch_images = args.fetch_images.then(|| stoa_import::FetchImages {
+        limits: stoa_import::Limits::default(),
+        cache: image_cache(),
+    });
     let options = ImportOptions {
         drafts: args.drafts,
         comments: args.comments,
+        fetch_images,
         ..ImportOptions::default()
     };
     let kind = Kind::from(args.kind);

@@ -12,6 +12,7 @@ use stoa_html_md::{ImageResolver, ImageSource};
 use crate::model::{Diagnostic, Image, ImageData, ImportOptions, Post};
 use crate::site::safe_file_name;
 use crate::util;
+use crate::web::WebImages;
 use stoa_markdown::percent_decode;
 
 /// The most entries a zip export may hold.
@@ -197,6 +198,8 @@ pub(crate) struct PostImages<'a> {
     max: u64,
     pub images: Vec<Image>,
     by_src: HashMap<String, String>,
+    /// The downloader, with `--fetch-images`.
+    web: Option<&'a WebImages>,
 }
 
 impl<'a> PostImages<'a> {
@@ -213,6 +216,7 @@ impl<'a> PostImages<'a> {
                 .min(stoa_book::limits::MAX_IMAGE_BYTES),
             images: Vec::new(),
             by_src: HashMap::new(),
+            web: None,
         }
     }
 
@@ -225,6 +229,8 @@ impl<'a> PostImages<'a> {
         }
         let mut path = src;
         let mut web = false;
+        let web_address =
+            src.starts_with("http://") || src.starts_with("https://") || src.starts_with("//");
         for base in &self.bases {
             if let Some(rest) = src.strip_prefix(base.as_str()) {
                 path = rest;
@@ -254,7 +260,19 @@ impl<'a> PostImages<'a> {
             return Err("it has no file name".into());
         };
         let ext = last.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
+        let download = |why: String| -> Result<ImageData, String> {
+            match self.web {
+                Some(web) if web_address => web
+                    .get(src)
+                    .map(|(bytes, _)| ImageData::Bytes(bytes))
+                    .map_err(|e| format!("it could not be downloaded ({e})")),
+                _ => Err(why),
+            }
+        };
         if !IMAGE_EXTENSIONS.contains(&ext.as_str()) {
+            if self.web.is_some() && web_address {
+                return download(String::new());
+            }
             return Err(format!(
                 "`{last}` is not a PNG, JPEG, GIF, WebP or SVG image, the formats stoa shows"
             ));
@@ -294,11 +312,11 @@ impl<'a> PostImages<'a> {
         if let Some(found) = self.files.by_name(last, self.max) {
             return Ok(found);
         }
-        Err(
+        download(
             if web && !self.bases.iter().any(|b| src.starts_with(b.as_str())) {
-                "it is on another site and not in the export (stoa import never downloads); put the file in the export's folder to import it".into()
+                "it is on another site and not in the export; import with --fetch-images to download it, or put the file in the export's folder".into()
             } else {
-                "it is not in the export's folder; copy the site's uploads there (keeping their folders) to import it".into()
+                "it is not in the export's folder; copy the site's uploads there (keeping their folders), or import with --fetch-images to download it".into()
             },
         )
     }
@@ -312,7 +330,17 @@ impl ImageResolver for PostImages<'_> {
         match self.find(src) {
             Ok(data) => {
                 let path = percent_decode(src.split(['?', '#']).next().unwrap_or(src));
-                let last = path.rsplit('/').next().unwrap_or("image").to_string();
+                let mut last = path.rsplit('/').next().unwrap_or("image").to_string();
+                // A download named by a CDN (`…/image/fetch/w_1456/abc`):
+                // the extension its bytes call for.
+                let ext = last.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+                if let ImageData::Bytes(bytes) = &data
+                    && !ext.is_some_and(|e| IMAGE_EXTENSIONS.contains(&e.as_str()))
+                    && let Some(real) = crate::web::image_extension(bytes)
+                {
+                    let stem = if last.is_empty() { "image" } else { &last };
+                    last = format!("{stem}.{real}");
+                }
                 let mut name = safe_file_name(&last);
                 let mut n = 1;
                 while self.images.iter().any(|i| i.name == name) {
@@ -332,17 +360,48 @@ impl ImageResolver for PostImages<'_> {
     }
 }
 
+/// What converting an export's posts needs: where its images are, the
+/// site's addresses, the options, and the downloader (`--fetch-images`).
+#[derive(Clone, Copy)]
+pub(crate) struct Export<'a> {
+    pub files: &'a Files,
+    pub bases: &'a [String],
+    pub options: &'a ImportOptions,
+    pub web: Option<&'a WebImages>,
+}
+
+impl<'a> Export<'a> {
+    pub fn new(
+        files: &'a Files,
+        bases: &'a [String],
+        options: &'a ImportOptions,
+        web: Option<&'a WebImages>,
+    ) -> Self {
+        Export {
+            files,
+            bases,
+            options,
+            web,
+        }
+    }
+}
+
 /// Converts one post's HTML body: its Markdown and images go into `post`,
 /// the converter's warnings into `warnings` at `place`.
 pub(crate) fn html_body(
     html: &str,
     post: &mut Post,
-    files: &Files,
-    bases: &[String],
-    options: &ImportOptions,
+    cx: &Export<'_>,
     warnings: &mut Vec<Diagnostic>,
 ) {
+    let Export {
+        files,
+        bases,
+        options,
+        web,
+    } = *cx;
     let mut images = PostImages::new(files, bases, options);
+    images.web = web;
     let base = bases.first().map(String::as_str);
     let converted = stoa_html_md::convert(
         html,

@@ -76,6 +76,10 @@ fn read_text(
     files: &Files,
     options: &ImportOptions,
 ) -> Result<Imported, Vec<Diagnostic>> {
+    let web = options
+        .fetch_images
+        .as_ref()
+        .map(crate::web::WebImages::new);
     let doc = export::parse_xml(text, shown, "feed")?;
     let lines = export::Lines::new(text);
     let root = doc.root_element();
@@ -188,7 +192,8 @@ fn read_text(
                     post.slug
                 )));
             }
-            export::html_body(content, &mut post, files, &bases, options, &mut warnings);
+            let cx = export::Export::new(files, &bases, options, web.as_ref());
+            export::html_body(content, &mut post, &cx, &mut warnings);
             posts.push(post);
         }
     } else if root.has_tag_name("feed") {
@@ -274,7 +279,8 @@ fn read_text(
             if post.title.is_empty() {
                 post.title = post.slug.clone();
             }
-            export::html_body(&content, &mut post, files, &bases, options, &mut warnings);
+            let cx = export::Export::new(files, &bases, options, web.as_ref());
+            export::html_body(&content, &mut post, &cx, &mut warnings);
             posts.push(post);
         }
     } else {
@@ -299,6 +305,7 @@ fn read_text(
             }
         }
     }
+    warnings.extend(web.and_then(|w| w.summary()));
     Ok(Imported {
         site,
         posts,

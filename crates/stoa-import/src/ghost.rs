@@ -86,6 +86,10 @@ pub(crate) fn read_text(
     files: &Files,
     options: &ImportOptions,
 ) -> Result<Imported, Vec<Diagnostic>> {
+    let web = options
+        .fetch_images
+        .as_ref()
+        .map(crate::web::WebImages::new);
     let json: Value = serde_json::from_str(text).map_err(|e| {
         let hint = if e.to_string().contains("recursion limit") {
             "the JSON nests deeper than 128 levels, which no Ghost export does; give the export as Ghost wrote it"
@@ -271,7 +275,8 @@ pub(crate) fn read_text(
             }
         };
         let html = html.replace("__GHOST_URL__", site_url.as_deref().unwrap_or(""));
-        export::html_body(&html, &mut post, files, &bases, options, &mut warnings);
+        let cx = export::Export::new(files, &bases, options, web.as_ref());
+        export::html_body(&html, &mut post, &cx, &mut warnings);
         posts.push(post);
     }
     warnings.extend(export::left_out(shown, drafts, private));
@@ -279,6 +284,7 @@ pub(crate) fn read_text(
         .get("locale")
         .map(|l| l.trim().to_string())
         .filter(|l| !l.is_empty());
+    warnings.extend(web.and_then(|w| w.summary()));
     Ok(Imported {
         site: Site {
             translated: Vec::new(),

@@ -8,8 +8,9 @@
 //! ([`write::write`]) alone writes files, and only inside the target
 //! folder. Nothing of the source tool remains after an import: shortcodes
 //! and Liquid tags become Markdown, or visible blocks that are reported.
-//! Readers read only the source they are given (no network) and treat it
-//! as hostile: every path is checked to stay inside it, every file's size
+//! Readers read only the source they are given (no network, unless
+//! `--fetch-images` asks them to download the images a post shows from
+//! the web) and treat it as hostile: every path is checked to stay inside it, every file's size
 //! is bounded.
 
 pub mod model;
@@ -20,6 +21,7 @@ mod frontmatter;
 mod site;
 mod syntax;
 mod util;
+mod web;
 
 pub mod hugo;
 pub mod jekyll;
@@ -33,9 +35,10 @@ pub mod substack;
 pub mod wordpress;
 
 pub use model::{
-    Diagnostic, Image, ImageData, ImportOptions, Imported, Kind, Place, Post, Site, Status,
-    Translated,
+    Diagnostic, FetchImages, Image, ImageData, ImportOptions, Imported, Kind, Place, Post, Site,
+    Status, Translated,
 };
+pub use stoa_fetch::Limits;
 pub use syntax::NOT_CONVERTED;
 pub use write::{Change, MANIFEST, Report, WriteOptions};
 

@@ -123,6 +123,19 @@ pub struct ImportOptions {
     pub max_file_size: u64,
     /// The most posts an import takes; more is an error.
     pub max_posts: usize,
+    /// `--fetch-images`: how images on the web are downloaded; `None`, the
+    /// default: the import reads no network, and such an image becomes a
+    /// link.
+    pub fetch_images: Option<FetchImages>,
+}
+
+/// How an import downloads the images its posts show from the web.
+#[derive(Clone, Debug)]
+pub struct FetchImages {
+    /// What one download may do (size, time, redirects).
+    pub limits: stoa_fetch::Limits,
+    /// Where downloads are kept across imports (`None`: not kept).
+    pub cache: Option<std::path::PathBuf>,
 }
 
 impl Default for ImportOptions {
@@ -132,6 +145,7 @@ impl Default for ImportOptions {
             comments: false,
             max_file_size: 64 * 1024 * 1024,
             max_posts: 100_000,
+            fetch_images: None,
         }
     }
 }

@@ -229,6 +229,10 @@ pub(crate) fn finish(
     }
     let mut errors = Vec::new();
     let mut posts = Vec::with_capacity(kept.len());
+    let web = options
+        .fetch_images
+        .as_ref()
+        .map(crate::web::WebImages::new);
     for f in kept {
         let Found {
             mut post,
@@ -298,15 +302,14 @@ pub(crate) fn finish(
                 body.trim_start_matches('\n')
             );
         }
-        let (body, images) = images(
-            &body,
-            &body_place,
-            &dir,
+        let at = PostSite {
+            place: &body_place,
+            dir: &dir,
             layout,
-            site.base_url.as_deref(),
-            &mut warnings,
-            &mut errors,
-        );
+            base_url: site.base_url.as_deref(),
+            web: web.as_ref(),
+        };
+        let (body, images) = images(&body, &at, &mut warnings, &mut errors);
         post.body = body;
         post.images = images;
         posts.push(post);
@@ -314,11 +317,41 @@ pub(crate) fn finish(
     if !errors.is_empty() {
         return Err(errors);
     }
+    warnings.extend(web.and_then(|w| w.summary()));
     Ok(Imported {
         site,
         posts,
         warnings,
     })
+}
+
+/// Where one post's images are looked for.
+#[derive(Clone, Copy)]
+struct PostSite<'a> {
+    /// Where the body starts.
+    place: &'a Place,
+    /// The post's folder.
+    dir: &'a Path,
+    layout: &'a Layout<'a>,
+    base_url: Option<&'a str>,
+    /// The downloader, with `--fetch-images`.
+    web: Option<&'a crate::web::WebImages>,
+}
+
+/// The file name of an image downloaded from `url`: its last segment with
+/// the extension its bytes call for, unique among the post's `images`.
+fn web_name(url: &str, ext: &str, images: &[Image]) -> String {
+    let path = stoa_markdown::percent_decode(url.split(['?', '#']).next().unwrap_or(url));
+    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    let stem = last.rsplit_once('.').map_or(last, |(s, _)| s);
+    let stem = if stem.is_empty() { "image" } else { stem };
+    let mut name = safe_file_name(&format!("{stem}.{ext}"));
+    let mut n = 2;
+    while images.iter().any(|i| i.name == name) {
+        name = safe_file_name(&format!("{stem}-{n}.{ext}"));
+        n += 1;
+    }
+    name
 }
 
 /// Image formats a book can hold, by extension.
@@ -329,13 +362,17 @@ const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "gif", "webp", "svg"];
 /// outside the site is an error.
 fn images(
     body: &str,
-    place: &Place,
-    dir: &Path,
-    layout: &Layout<'_>,
-    base_url: Option<&str>,
+    cx: &PostSite<'_>,
     warnings: &mut Vec<Diagnostic>,
     errors: &mut Vec<Diagnostic>,
 ) -> (String, Vec<Image>) {
+    let PostSite {
+        place,
+        dir,
+        layout,
+        base_url,
+        web,
+    } = *cx;
     let mut found: BTreeMap<PathBuf, String> = BTreeMap::new();
     let mut images = Vec::new();
     let out = crate::util::rewrite_destinations(body, &mut |target, dest, alt, offset| {
@@ -358,10 +395,35 @@ fn images(
                 dest = rest.to_string();
             }
         }
-        if dest.starts_with("//") || dest.contains("://") || dest.starts_with("data:") {
+        let on_web = dest.starts_with("//") || dest.contains("://");
+        if let (true, Some(web)) = (on_web, web) {
+            match web.get(&dest) {
+                Ok((bytes, ext)) => {
+                    let name = web_name(&dest, ext, &images);
+                    images.push(Image {
+                        name: name.clone(),
+                        data: ImageData::Bytes(bytes),
+                    });
+                    return Rewrite::Dest(name);
+                }
+                Err(why) => warnings.push(
+                    at.warning(format!(
+                        "the image `{}` could not be downloaded ({why}); it became a link",
+                        excerpt(&dest)
+                    ))
+                    .with_hint("download it into the post's folder and write ![…](its-file-name)"),
+                ),
+            }
+            return Rewrite::Whole(format!(
+                "[{}]({})",
+                crate::util::escape_brackets(&text),
+                crate::util::destination(&dest)
+            ));
+        }
+        if on_web || dest.starts_with("data:") {
             warnings.push(
                 at.warning(format!("the image `{}` is on the web; stoa import reads no network, so it became a link", excerpt(&dest)))
-                    .with_hint("download it into the post's folder and write ![…](its-file-name)"),
+                    .with_hint("import with --fetch-images to download it, or download it into the post's folder and write ![…](its-file-name)"),
             );
             if dest.starts_with("data:") {
                 return Rewrite::Whole(crate::util::escape_brackets(&text));

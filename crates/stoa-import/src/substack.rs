@@ -87,6 +87,10 @@ fn read_posts(
     folder: Option<&Path>,
     options: &ImportOptions,
 ) -> Result<Imported, Vec<Diagnostic>> {
+    let web = options
+        .fetch_images
+        .as_ref()
+        .map(crate::web::WebImages::new);
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .from_reader(csv_text.as_bytes());
@@ -235,10 +239,12 @@ fn read_posts(
             source: place,
             ..Post::default()
         };
-        export::html_body(&html, &mut post, files, &[], options, &mut warnings);
+        let cx = export::Export::new(files, &[], options, web.as_ref());
+        export::html_body(&html, &mut post, &cx, &mut warnings);
         posts.push(post);
     }
     warnings.extend(export::left_out(csv_shown, drafts, private));
+    warnings.extend(web.and_then(|w| w.summary()));
     Ok(Imported {
         site: Site {
             translated: Vec::new(),

@@ -122,6 +122,10 @@ pub(crate) fn read_text(
     files: &Files,
     options: &ImportOptions,
 ) -> Result<Imported, Vec<Diagnostic>> {
+    let web = options
+        .fetch_images
+        .as_ref()
+        .map(crate::web::WebImages::new);
     let doc = export::parse_xml(text, shown, "WordPress export")?;
     let lines = export::Lines::new(text);
     let root = doc.root_element();
@@ -333,7 +337,8 @@ pub(crate) fn read_text(
             comments_left += thread.len();
             commented += 1;
         }
-        export::html_body(&html, &mut post, files, &bases, options, &mut warnings);
+        let cx = export::Export::new(files, &bases, options, web.as_ref());
+        export::html_body(&html, &mut post, &cx, &mut warnings);
         posts.push(post);
     }
     warnings.extend(export::left_out(shown, drafts, private));
@@ -391,6 +396,7 @@ pub(crate) fn read_text(
             }
         }
     }
+    warnings.extend(web.and_then(|w| w.summary()));
     Ok(Imported {
         site: Site {
             translated: Vec::new(),

@@ -1,0 +1,59 @@
+//! The client against a server the test starts on 127.0.0.1: an image, a
+//! 404, a redirect loop, a page that is no image, bodies over the limit
+//! (said and unsaid), and a server that never answers.
+
+use std::time::Duration;
+use stoa_fetch::{Client, FetchError, Limits};
+
+#[path = "../../../tests/src/web_server.rs"]
+mod web_server;
+
+use web_server::PNG;
+
+fn client() -> Client {
+    Client::new(Limits {
+        max_bytes: 1000,
+        timeout: Duration::from_millis(500),
+        max_redirects: 3,
+    })
+}
+
+fn image(found: &str) -> bool {
+    found.starts_with("image/")
+}
+
+#[test]
+fn an_image_comes_whole() {
+    let server = web_server::start();
+    let at = &server.address;
+    let fetched = client().get(&format!("{at}/ok.png"), &image).unwrap();
+    assert_eq!(fetched.bytes, PNG);
+    assert_eq!(fetched.media_type.as_deref(), Some("image/png"));
+}
+
+#[test]
+fn each_failure_is_told_in_words() {
+    let server = web_server::start();
+    let at = &server.address;
+    let get = |path: &str| client().get(&format!("{at}{path}"), &image).unwrap_err();
+    assert_eq!(get("/missing.png"), FetchError::Status(404));
+    assert_eq!(get("/loop.png"), FetchError::Redirects(3));
+    assert_eq!(get("/page.png"), FetchError::WrongType("text/html".into()));
+    assert_eq!(get("/said-huge.png"), FetchError::TooLarge(1000));
+    assert_eq!(get("/unsaid-huge.png"), FetchError::TooLarge(1000));
+    assert_eq!(
+        client().get("ftp://example.org/a.png", &image).unwrap_err(),
+        FetchError::NotHttp
+    );
+    assert_eq!(get("/missing.png").to_string(), "the server answered 404");
+}
+
+#[test]
+fn a_server_that_never_answers_runs_out_of_time() {
+    let server = web_server::start();
+    let at = &server.address;
+    let error = client()
+        .get(&format!("{at}/silent.png"), &image)
+        .unwrap_err();
+    assert_eq!(error, FetchError::Timeout(Duration::from_millis(500)));
+}
