@@ -712,6 +712,19 @@ pub fn spine(epub: &Path) -> Vec<String> {
     hrefs
 }
 
+/// The spine's documents that hold posts: all but the cover, the title
+/// page, the contents and the colophon.
+pub fn post_chapters(epub: &Path) -> Vec<String> {
+    spine(epub)
+        .into_iter()
+        .filter(|h| {
+            !["cover", "title", "contents", "nav", "colophon"]
+                .iter()
+                .any(|s| h.starts_with(s))
+        })
+        .collect()
+}
+
 /// Every value that follows `prefix` up to the next `"`.
 pub fn attr_values(text: &str, prefix: &str) -> Vec<String> {
     text.match_indices(prefix)

@@ -249,14 +249,7 @@ fn check_export(export: &Export) {
     assert!(failures.is_empty(), "EPUBCheck: {failures:#?}");
     // Each published post once per language, and only those.
     for ((lang, titles), epub) in export.editions.iter().zip(&epubs) {
-        let chapters: Vec<String> = spine(epub)
-            .into_iter()
-            .filter(|h| {
-                !["cover", "title", "contents", "nav", "colophon"]
-                    .iter()
-                    .any(|s| h.starts_with(s))
-            })
-            .collect();
+        let chapters: Vec<String> = post_chapters(epub);
         assert_eq!(chapters.len(), titles.len(), "{lang}: {chapters:?}");
         let nav = zip_entry(epub, "OEBPS/nav.xhtml");
         let nav = nav.split("landmarks").next().unwrap_or(&nav).to_string();

@@ -210,14 +210,7 @@ fn check_site(site: &Site) {
     assert!(failures.is_empty(), "EPUBCheck: {failures:#?}");
     // Each published post once per language, in date order; no draft.
     for ((lang, titles), epub) in site.editions.iter().zip(&epubs) {
-        let chapters: Vec<String> = spine(epub)
-            .into_iter()
-            .filter(|h| {
-                !["cover", "title", "contents", "nav", "colophon"]
-                    .iter()
-                    .any(|s| h.starts_with(s))
-            })
-            .collect();
+        let chapters: Vec<String> = post_chapters(epub);
         assert_eq!(chapters.len(), titles.len(), "{lang}: {chapters:?}");
         let nav = zip_entry(epub, "OEBPS/nav.xhtml");
         // The contents, not the landmarks after them.

@@ -50,6 +50,7 @@ mod plugins;
 mod printing;
 mod raw_html;
 mod raw_output;
+mod real_blogs;
 mod ref_pages;
 mod robust;
 mod scale;

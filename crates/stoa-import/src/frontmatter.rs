@@ -150,6 +150,47 @@ pub(crate) fn valid_day(text: &str) -> bool {
 }
 
 /// Splits `text` (the file `file`) into front matter and body.
+/// The plain constants of JavaScript front matter (`const title = "A";`,
+/// `let draft = true;`, a number), and whether it holds anything else.
+fn js_constants(code: &str) -> (toml::Table, bool) {
+    let mut table = toml::Table::new();
+    let mut unread = false;
+    for line in code.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        let constant = ["const ", "let ", "var "]
+            .iter()
+            .find_map(|k| line.strip_prefix(k))
+            .and_then(|rest| rest.split_once('='))
+            .and_then(|(name, value)| {
+                let name = name.trim();
+                let value = value.trim().trim_end_matches(';').trim();
+                let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                let value = match value {
+                    "true" => toml::Value::Boolean(true),
+                    "false" => toml::Value::Boolean(false),
+                    v if v.len() >= 2
+                        && (v.starts_with('"') && v.ends_with('"')
+                            || v.starts_with('\'') && v.ends_with('\'')
+                            || v.starts_with('`') && v.ends_with('`') && !v.contains("${")) =>
+                    {
+                        toml::Value::String(v[1..v.len() - 1].to_string())
+                    }
+                    v => toml::Value::Integer(v.parse().ok()?),
+                };
+                plain.then(|| (name.to_string(), value))
+            });
+        match constant {
+            Some((name, value)) => {
+                table.insert(name, value);
+            }
+            None => unread = true,
+        }
+    }
+    (table, unread)
+}
+
 pub(crate) fn split(full: &str, file: &str) -> Result<Front, Diagnostic> {
     // A BOM and blank lines before the front matter: the sites' tools
     // read past them.
@@ -157,10 +198,13 @@ pub(crate) fn split(full: &str, file: &str) -> Result<Front, Diagnostic> {
     let text = &full[lead..];
     let first_end = text.find('\n').map_or(text.len(), |i| i + 1);
     let first = text[..first_end].trim_end();
+    // Eleventy names the language after the fence: `---json`, `---js`.
     let (fence, kind) = match first {
         "+++" => ("+++", "toml"),
-        "---" => ("---", "yaml"),
+        "---" | "---yaml" | "---yml" => ("---", "yaml"),
         "{" => ("}", "json"),
+        "---json" => ("---", "json-fenced"),
+        "---js" | "---javascript" => ("---", "js"),
         _ => {
             return Ok(Front {
                 table: toml::Table::new(),
@@ -221,8 +265,25 @@ pub(crate) fn split(full: &str, file: &str) -> Result<Front, Diagnostic> {
             }
             table
         }
+        // Code, which only the site's tool can run: its plain constants
+        // (`const title = "…";`) are read, nothing else.
+        "js" => {
+            let (table, unread) = js_constants(front);
+            if unread {
+                warnings.push(
+                    Place::new(file, Some(1 + lead_lines))
+                        .warning("the front matter is JavaScript, which stoa does not run; only its plain constants are read")
+                        .with_hint("write what else it sets as YAML front matter (`---`) to keep it"),
+                );
+            }
+            table
+        }
         _ => {
-            let json = &text[..body_start];
+            let json = if kind == "json-fenced" {
+                front
+            } else {
+                &text[..body_start]
+            };
             let value: serde_json::Value = serde_json::from_str(json).map_err(|e| {
                 Place::new(file, Some(e.line()))
                     .error(format!("the JSON front matter is not valid: {e}"))
@@ -414,6 +475,31 @@ mod tests {
         assert_eq!(e.line, Some(3), "{e}");
         let e = split("---\ntitle: T\n", "a.md").err().unwrap();
         assert!(e.message.contains("never closed"));
+    }
+
+    #[test]
+    fn eleventys_named_front_matter_is_read_or_said() {
+        let json = split("---json\n{\"title\": \"J\"}\n---\nBody.\n", "j.md").unwrap();
+        assert_eq!(json.str("title").as_deref(), Some("J"));
+        assert_eq!(json.body, "Body.\n");
+        let js = split(
+            "---js\nconst eleventyNavigation = { key: \"About\" };\n---\n# About\n",
+            "about.md",
+        )
+        .unwrap();
+        assert_eq!(js.body, "# About\n", "the code is not text of the post");
+        assert!(js.table.is_empty());
+        assert_eq!(js.warnings.len(), 1);
+        assert!(js.warnings[0].message.contains("JavaScript"));
+        let plain = split(
+            "---js\nconst title = \"A fifth post\";\nconst date = '2023-01-23';\nconst draft = true;\n---\nText.\n",
+            "fifth.md",
+        )
+        .unwrap();
+        assert_eq!(plain.str("title").as_deref(), Some("A fifth post"));
+        assert_eq!(plain.str("date").as_deref(), Some("2023-01-23"));
+        assert_eq!(plain.bool("draft"), Some(true));
+        assert!(plain.warnings.is_empty(), "all of it read");
     }
 
     #[test]

@@ -148,13 +148,20 @@ struct PostCx<'a> {
     options: &'a ImportOptions,
 }
 
-/// `2024-05-31-title` as the date and the title part.
+/// `2024-05-31-title` as the date and the title part. Jekyll reads the
+/// month and the day in one digit too (`2015-9-19-title`), as here; the
+/// date is given back whole (`2015-09-19`).
 fn dated_name(stem: &str) -> Option<(String, String)> {
-    if stem.len() > 11 && frontmatter::valid_day(stem) && stem.as_bytes()[10] == b'-' {
-        Some((stem[..10].to_string(), stem[11..].to_string()))
-    } else {
-        None
+    let mut parts = stem.splitn(4, '-');
+    let (year, month, day, title) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    let digits = |s: &str, lens: std::ops::RangeInclusive<usize>| {
+        lens.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+    };
+    if !(digits(year, 4..=4) && digits(month, 1..=2) && digits(day, 1..=2)) || title.is_empty() {
+        return None;
     }
+    let date = format!("{year}-{month:0>2}-{day:0>2}");
+    frontmatter::valid_day(&date).then(|| (date, title.to_string()))
 }
 
 fn read_post(cx: &PostCx<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Option<Found>, Diagnostic> {
@@ -316,5 +323,10 @@ mod tests {
         );
         assert_eq!(dated_name("hello"), None);
         assert_eq!(dated_name("2024-05-31"), None);
+        assert_eq!(
+            dated_name("2015-9-19-presenting-polyglot"),
+            Some(("2015-09-19".into(), "presenting-polyglot".into()))
+        );
+        assert_eq!(dated_name("2015-13-40-nonsense"), None);
     }
 }

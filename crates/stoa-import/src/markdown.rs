@@ -9,7 +9,9 @@
 //! else the language folder it is in when the site keeps one per language
 //! (`en/`, `pt-br/`); translations are the posts of one `translationKey`
 //! (or `translation_key`, `lang_ref`, `ref`), else of one path once the
-//! language is taken out of it. Eleventy's Liquid is read as Jekyll's is;
+//! language is taken out of it. A page the site keeps out of its lists
+//! (`eleventyExcludeFromCollections`, `permalink: false`) is no post.
+//! Eleventy's Liquid is read as Jekyll's is;
 //! Obsidian's `[[note]]` links and `![[image.png]]` embeds become Markdown.
 
 use crate::frontmatter;
@@ -203,6 +205,13 @@ fn read_post(
     let text = util::read_text(file, util::post_limit(options))?;
     let mut front = frontmatter::split(&text, &shown)?;
     warnings.append(&mut front.warnings);
+    // A page the site keeps out of its lists (Eleventy's 404 page, a page
+    // with no address of its own) is no post.
+    if front.bool("eleventyExcludeFromCollections") == Some(true)
+        || front.bool("permalink") == Some(false)
+    {
+        return Ok(None);
+    }
     let rel = file.strip_prefix(root).unwrap_or(file);
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
     // `post.pt.md`: a language suffix.

@@ -375,11 +375,7 @@ fn images(
     } = *cx;
     let mut found: BTreeMap<PathBuf, String> = BTreeMap::new();
     let mut images = Vec::new();
-    let out = crate::util::rewrite_destinations(body, &mut |target, dest, alt, offset| {
-        if target != Target::Image {
-            return Rewrite::Keep;
-        }
-        let at = crate::util::place_in(place, body, offset);
+    let mut on_image = |dest: &str, alt: &str, at: Place| -> Rewrite {
         let text = if alt.trim().is_empty() {
             "image".to_string()
         } else {
@@ -531,6 +527,16 @@ fn images(
             data: ImageData::Path(real),
         });
         Rewrite::Dest(name)
+    };
+    let out = crate::util::rewrite_destinations(body, &mut |target, dest, alt, offset| {
+        if target != Target::Image {
+            return Rewrite::Keep;
+        }
+        on_image(dest, alt, crate::util::place_in(place, body, offset))
+    });
+    // Images written as HTML (`<img src="./possum.png">`) come too.
+    let out = crate::util::rewrite_html_images(&out, &mut |src, alt, offset| {
+        on_image(src, alt, crate::util::place_in(place, &out, offset))
     });
     (out, images)
 }

@@ -365,7 +365,15 @@ impl Converter<'_, '_> {
             (Syntax::Hugo | Syntax::Jekyll, "highlight") => {
                 let language = args.pos(0).unwrap_or_default();
                 let code = inner.map_or("", |(t, _)| t);
-                fence(language, code)
+                // Liquid reads a highlight's body: `{% raw %}` in it only
+                // keeps the code's own `{{ }}` from being read, and shows
+                // nothing itself.
+                let code = if syntax == Syntax::Jekyll {
+                    without_raw_tags(code)
+                } else {
+                    code.to_string()
+                };
+                fence(language, &code)
             }
             // Themes' code blocks: `{{< code language="shell" >}}…`.
             (Syntax::Hugo | Syntax::Zola, "code") if inner.is_some() => {
@@ -382,6 +390,20 @@ impl Converter<'_, '_> {
                 "notice" | "alert" | "admonition" | "callout" | "hint" | "note" | "tip" | "warning"
                 | "info",
             ) if inner.is_some() => self.admonition(name, args, inner, depth),
+            // Themes' side notes (`aside`, `sidenote`, `marginnote`): the
+            // text, set apart as a quoted block, as a book sets an aside.
+            (Syntax::Hugo | Syntax::Zola, "aside" | "sidenote" | "marginnote")
+                if inner.is_some() || args.get("text").is_some() =>
+            {
+                let content = match inner {
+                    Some((t, start)) => self.run(t, start, depth + 1),
+                    None => args.get("text").unwrap_or_default().to_string(),
+                };
+                let mut out = String::from("\n\n");
+                quote_each(&mut out, content.trim_matches('\n'));
+                out.push('\n');
+                out
+            }
             // Themes' quotations: the quoted text, then who said it.
             (Syntax::Hugo | Syntax::Zola, "quote" | "blockquote") if inner.is_some() => {
                 let content =
@@ -832,6 +854,30 @@ fn alone_on_lines(text: &str, start: usize, end: usize) -> bool {
 }
 
 /// The byte ranges of fenced code blocks (``` or ~~~) in `text`.
+/// `code` without its `{% raw %}` and `{% endraw %}` tags (in any of
+/// Liquid's spellings: `{%- raw -%}`), their content kept as it is.
+fn without_raw_tags(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find("{%") {
+        let Some(end) = rest[at..].find("%}") else {
+            break;
+        };
+        let tag = rest[at + 2..at + end].trim_matches('-').trim();
+        out.push_str(&rest[..at]);
+        if tag != "raw" && tag != "endraw" {
+            out.push_str(&rest[at..at + end + 2]);
+        }
+        rest = &rest[at + end + 2..];
+        // A tag alone on its line takes its line with it.
+        if (tag == "raw" || tag == "endraw") && (out.is_empty() || out.ends_with('\n')) {
+            rest = rest.strip_prefix('\n').unwrap_or(rest);
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 fn fenced_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut open: Option<(usize, char, usize)> = None;
@@ -1450,6 +1496,15 @@ mod tests {
                 let _ = run(syntax, body);
             }
         }
+    }
+
+    #[test]
+    fn raw_tags_in_a_highlight_show_nothing() {
+        let code = "{% raw %}\n{{ site.hello }}\n{% endraw %}\n<p>{%- raw -%}{{ x }}{%- endraw -%}</p>\n{% if a %}\n";
+        assert_eq!(
+            without_raw_tags(code),
+            "{{ site.hello }}\n<p>{{ x }}</p>\n{% if a %}\n"
+        );
     }
 
     #[test]

@@ -202,6 +202,121 @@ pub(crate) enum Target {
     Image,
 }
 
+/// `body` with the source of each HTML `<img>` it holds (outside code)
+/// passed through `rewrite` (given the source, the `alt` text and the
+/// tag's byte offset): `Dest` changes the source, `Whole` replaces the tag.
+pub(crate) fn rewrite_html_images(
+    body: &str,
+    rewrite: &mut dyn FnMut(&str, &str, usize) -> Rewrite,
+) -> String {
+    let parser = Parser::new_ext(body, markdown_options());
+    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    for (event, range) in parser.into_offset_iter() {
+        if !matches!(event, Event::Html(_) | Event::InlineHtml(_)) {
+            continue;
+        }
+        let html = &body[range.clone()];
+        let mut from = 0;
+        while let Some(at) = html[from..].to_ascii_lowercase().find("<img") {
+            let start = from + at;
+            let Some(tag) = html_tag(&html[start..]) else {
+                break;
+            };
+            let attr = |name: &str| tag.attrs.iter().find(|(n, _)| n.eq_ignore_ascii_case(name));
+            if let Some((_, (src, src_range))) = attr("src") {
+                let alt = attr("alt").map_or("", |(_, (a, _))| a.as_str());
+                let offset = range.start + start;
+                match rewrite(src, alt, offset) {
+                    Rewrite::Keep => {}
+                    Rewrite::Dest(new) => {
+                        let at = offset + src_range.start..offset + src_range.end;
+                        edits.push((at, html_attribute(&new)));
+                    }
+                    Rewrite::Whole(text) => edits.push((offset..offset + tag.len, text)),
+                }
+            }
+            from = start + tag.len;
+        }
+    }
+    let mut out = body.to_string();
+    for (range, text) in edits.into_iter().rev() {
+        out.replace_range(range, &text);
+    }
+    out
+}
+
+/// An HTML start tag: its length and its attributes, each with its value
+/// and where the value is in the tag.
+struct HtmlTag {
+    len: usize,
+    attrs: Vec<(String, (String, std::ops::Range<usize>))>,
+}
+
+/// The start tag at the beginning of `text` (`<img src="a.png" alt=x>`).
+fn html_tag(text: &str) -> Option<HtmlTag> {
+    let bytes = text.as_bytes();
+    let mut i = 1;
+    while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+        i += 1;
+    }
+    let mut attrs = Vec::new();
+    loop {
+        while i < bytes.len() && (bytes[i].is_ascii_whitespace() || bytes[i] == b'/') {
+            i += 1;
+        }
+        if *bytes.get(i)? == b'>' {
+            return Some(HtmlTag { len: i + 1, attrs });
+        }
+        let name_start = i;
+        while i < bytes.len() && !b" \t\n\r=>/".contains(&bytes[i]) {
+            i += 1;
+        }
+        let name = text[name_start..i].to_string();
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if bytes.get(i) != Some(&b'=') {
+            attrs.push((name, (String::new(), i..i)));
+            continue;
+        }
+        i += 1;
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let (value, range) = match bytes.get(i)? {
+            q @ (b'"' | b'\'') => {
+                let end = i + 1 + text[i + 1..].find(*q as char)?;
+                let r = i + 1..end;
+                i = end + 1;
+                (text[r.clone()].to_string(), r)
+            }
+            _ => {
+                let start = i;
+                while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b'>' {
+                    i += 1;
+                }
+                (text[start..i].to_string(), start..i)
+            }
+        };
+        attrs.push((name, (html_unescape(&value), range)));
+    }
+}
+
+/// The few entities an attribute's value holds in practice.
+fn html_unescape(value: &str) -> String {
+    value
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// A value written back into a quoted attribute.
+fn html_attribute(value: &str) -> String {
+    value.replace('&', "&amp;").replace('"', "&quot;")
+}
+
 /// `body` with each link and image destination passed through `rewrite`
 /// (given the kind, the destination, the alt text for an image, and its
 /// byte offset).

@@ -1,0 +1,132 @@
+//! Real blogs by other authors (issue 50), each trimmed to a small fixture
+//! in tests/fixtures/corpus/<name>/ with its source, commit and licence in
+//! SOURCE.toml: each imports and builds with exit 0, every EPUB passes
+//! EPUBCheck, each language's edition holds the posts the site has in that
+//! language, and no tool syntax (Liquid, shortcodes, wiki links, front
+//! matter) is left in any edition's text outside code.
+
+use crate::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// One blog of the corpus: its folder, and per language the number of
+/// posts its edition holds.
+struct Blog {
+    name: &'static str,
+    editions: &'static [(&'static str, usize)],
+}
+
+/// Text no edition may hold outside code: what the site's tools write.
+const TOOL_SYNTAX: &[&str] = &["{%", "%}", "{{<", ">}}", "{{%", "[[", "]]", "---js", "+++"];
+
+/// The blog's kind, from its SOURCE.toml.
+fn kind_of(dir: &Path) -> String {
+    let source = std::fs::read_to_string(dir.join("SOURCE.toml")).unwrap();
+    let table: toml::Table = toml::from_str(&source).unwrap();
+    for key in ["address", "commit", "licence"] {
+        assert!(
+            table.contains_key(key),
+            "{}: SOURCE.toml has no `{key}`",
+            dir.display()
+        );
+    }
+    table["kind"].as_str().unwrap().to_string()
+}
+
+/// The text of an EPUB's chapters with their code blocks taken out.
+fn prose(epub: &Path) -> String {
+    zip_names(epub)
+        .into_iter()
+        .filter(|n| n.ends_with(".xhtml"))
+        .map(|n| {
+            let doc = zip_entry(epub, &n);
+            let mut text = doc.split_once("<body").map_or("", |(_, b)| b).to_string();
+            while let (Some(start), Some(end)) = (text.find("<pre"), text.find("</pre>")) {
+                if end < start {
+                    break;
+                }
+                text.replace_range(start..end + "</pre>".len(), " ");
+            }
+            markup_text(&text)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn check(blog: &Blog) {
+    let dir = repo_root().join("tests/fixtures/corpus").join(blog.name);
+    let kind = kind_of(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let source = dir.join("site");
+    let out = stoa(
+        tmp.path(),
+        &["import", &kind, source.to_str().unwrap(), "blog"],
+    );
+    let log = output_text(&out);
+    assert!(out.status.success(), "{}: import failed:\n{log}", blog.name);
+    let project = tmp.path().join("blog");
+    let built = stoa(&project, &["build"]);
+    let build_log = output_text(&built);
+    assert!(
+        built.status.success(),
+        "{}: build failed:\n{build_log}",
+        blog.name
+    );
+    let dist = project.join("dist/blog");
+    let epubs: Vec<PathBuf> = blog
+        .editions
+        .iter()
+        .map(|(lang, _)| dist.join(format!("blog-{lang}.epub")))
+        .collect();
+    let failures = epubcheck(&epubs);
+    assert!(failures.is_empty(), "{}: {failures:#?}", blog.name);
+    for ((lang, posts), epub) in blog.editions.iter().zip(&epubs) {
+        assert!(
+            dist.join(format!("blog-{lang}.pdf")).is_file(),
+            "{lang} PDF"
+        );
+        assert!(
+            dist.join(lang).join("index.html").is_file(),
+            "{lang} web edition"
+        );
+        let chapters = post_chapters(epub).len();
+        assert_eq!(chapters, *posts, "{} {lang}: chapters\n{log}", blog.name);
+        let text = prose(epub);
+        for syntax in TOOL_SYNTAX {
+            assert!(
+                !text.contains(syntax),
+                "{} {lang}: `{syntax}` left in the text:\n{text}",
+                blog.name
+            );
+        }
+    }
+}
+
+/// jekyll-polyglot's own site (Jekyll, polyglot's languages, a post dated
+/// with a one-digit month, `{% raw %}` inside `{% highlight %}`).
+#[test]
+fn polyglot_jekyll_blog_in_five_languages() {
+    check(&Blog {
+        name: "polyglot",
+        editions: &[("en", 3), ("es", 2), ("de", 2), ("nl", 1), ("ar", 1)],
+    });
+}
+
+/// The tabi theme's demo blog (Zola, English, Spanish, Catalan and Arabic;
+/// the theme's `aside` shortcode; KaTeX; links to posts left out).
+#[test]
+fn tabi_zola_blog_in_four_languages() {
+    check(&Blog {
+        name: "tabi",
+        editions: &[("en", 3), ("es", 3), ("ca", 3), ("ar", 1)],
+    });
+}
+
+/// eleventy-base-blog (a folder of Markdown: a 404 page kept out of the
+/// lists, JavaScript front matter, a draft, an `<img>` beside its post).
+#[test]
+fn eleventy_base_blog_as_a_folder_of_markdown() {
+    check(&Blog {
+        name: "eleventy-base-blog",
+        editions: &[("en", 3)],
+    });
+}
