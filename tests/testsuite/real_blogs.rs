@@ -130,3 +130,14 @@ fn eleventy_base_blog_as_a_folder_of_markdown() {
         editions: &[("en", 3)],
     });
 }
+
+/// The hugo-coder theme's example site (Hugo, English and Brazilian
+/// Portuguese by suffix; raw HTML with <style> and <script>, math,
+/// Mermaid and `vimeo_simple` shortcodes, emoji).
+#[test]
+fn hugo_coder_blog_in_english_and_portuguese() {
+    check(&Blog {
+        name: "hugo-coder",
+        editions: &[("en", 12), ("pt-BR", 12)],
+    });
+}

@@ -237,6 +237,9 @@ impl Converter<'_, '_> {
                     | "relref"
                     | "youtube"
                     | "vimeo"
+                    | "vimeo_simple"
+                    | "twitter_simple"
+                    | "x_simple"
                     | "tweet"
                     | "x"
                     | "gist"
@@ -374,6 +377,15 @@ impl Converter<'_, '_> {
                     code.to_string()
                 };
                 fence(language, &code)
+            }
+            // Hugo's privacy-minded embeds are the embeds themselves.
+            (Syntax::Hugo, "vimeo_simple" | "twitter_simple" | "x_simple") => {
+                let base = name.trim_end_matches("_simple");
+                self.render(base, args, inner, original, block, at, depth)
+            }
+            // Themes' diagrams: a Mermaid block, which stoa draws.
+            (Syntax::Hugo | Syntax::Zola, "mermaid") if inner.is_some() => {
+                fence("mermaid", inner.map_or("", |(t, _)| t))
             }
             // Themes' code blocks: `{{< code language="shell" >}}…`.
             (Syntax::Hugo | Syntax::Zola, "code") if inner.is_some() => {
