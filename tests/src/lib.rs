@@ -718,9 +718,9 @@ pub fn post_chapters(epub: &Path) -> Vec<String> {
     spine(epub)
         .into_iter()
         .filter(|h| {
-            !["cover", "title", "contents", "nav", "colophon"]
-                .iter()
-                .any(|s| h.starts_with(s))
+            // By the whole name: a post may be called `cover-image`.
+            let stem = h.strip_suffix(".xhtml").unwrap_or(h);
+            !["cover", "title", "contents", "nav", "colophon"].contains(&stem)
         })
         .collect()
 }

@@ -16,7 +16,9 @@ struct Blog {
 }
 
 /// Text no edition may hold outside code: what the site's tools write.
-const TOOL_SYNTAX: &[&str] = &["{%", "%}", "{{<", ">}}", "{{%", "[[", "]]", "---js", "+++"];
+const TOOL_SYNTAX: &[&str] = &[
+    "{%", "%}", "{{<", ">}}", "{{%", "[[", "]]", "---js", "+++", ":::",
+];
 
 /// The blog's kind, from its SOURCE.toml.
 fn kind_of(dir: &Path) -> String {
@@ -32,7 +34,8 @@ fn kind_of(dir: &Path) -> String {
     table["kind"].as_str().unwrap().to_string()
 }
 
-/// The text of an EPUB's chapters with their code blocks taken out.
+/// The text of an EPUB's chapters with their code (blocks and spans)
+/// taken out.
 fn prose(epub: &Path) -> String {
     zip_names(epub)
         .into_iter()
@@ -40,11 +43,13 @@ fn prose(epub: &Path) -> String {
         .map(|n| {
             let doc = zip_entry(epub, &n);
             let mut text = doc.split_once("<body").map_or("", |(_, b)| b).to_string();
-            while let (Some(start), Some(end)) = (text.find("<pre"), text.find("</pre>")) {
-                if end < start {
-                    break;
+            for (open, close) in [("<pre", "</pre>"), ("<code", "</code>")] {
+                while let Some(start) = text.find(open) {
+                    let Some(end) = text[start..].find(close) else {
+                        break;
+                    };
+                    text.replace_range(start..start + end + close.len(), " ");
                 }
-                text.replace_range(start..end + "</pre>".len(), " ");
             }
             markup_text(&text)
         })
@@ -139,5 +144,26 @@ fn hugo_coder_blog_in_english_and_portuguese() {
     check(&Blog {
         name: "hugo-coder",
         editions: &[("en", 12), ("pt-BR", 12)],
+    });
+}
+
+/// minima, Jekyll's default theme: its example posts (no titles of their
+/// own, `{% highlight %}`, kramdown attributes, a long article).
+#[test]
+fn minima_jekyll_example_posts() {
+    check(&Blog {
+        name: "minima",
+        editions: &[("en", 6)],
+    });
+}
+
+/// The Astro Cactus theme's posts and notes (a folder of Markdown:
+/// `publishDate: "25 Aug 2024"`, `:::note` admonitions, a cover beside its
+/// post, a draft, a tag page that is no post).
+#[test]
+fn astro_cactus_blog_as_a_folder_of_markdown() {
+    check(&Blog {
+        name: "astro-cactus",
+        editions: &[("en", 7)],
     });
 }

@@ -131,7 +131,35 @@ pub(crate) fn date(value: &toml::Value) -> Option<String> {
         toml::Value::String(s) => s.trim().to_string(),
         _ => return None,
     };
-    valid_day(&text).then(|| text.replacen(' ', "T", 1))
+    if valid_day(&text) {
+        return Some(text.replacen(' ', "T", 1));
+    }
+    written_date(&text)
+}
+
+/// A date as people write it in front matter that the tools read too
+/// (`25 Aug 2024`, `August 25, 2024`, `2024/08/25`, an RFC 2822 date):
+/// its day, `YYYY-MM-DD`.
+fn written_date(text: &str) -> Option<String> {
+    use chrono::NaiveDate;
+    const FORMATS: [&str; 7] = [
+        "%d %b %Y",
+        "%d %B %Y",
+        "%b %d, %Y",
+        "%B %d, %Y",
+        "%b %d %Y",
+        "%B %d %Y",
+        "%Y/%m/%d",
+    ];
+    let day = FORMATS
+        .iter()
+        .find_map(|f| NaiveDate::parse_from_str(text, f).ok())
+        .or_else(|| {
+            chrono::DateTime::parse_from_rfc2822(text)
+                .ok()
+                .map(|d| d.date_naive())
+        })?;
+    Some(day.format("%Y-%m-%d").to_string())
 }
 
 /// True when `text` starts with `YYYY-MM-DD` of a real month and day.
@@ -500,6 +528,20 @@ mod tests {
         assert_eq!(plain.str("date").as_deref(), Some("2023-01-23"));
         assert_eq!(plain.bool("draft"), Some(true));
         assert!(plain.warnings.is_empty(), "all of it read");
+    }
+
+    #[test]
+    fn dates_as_people_write_them_are_read() {
+        let read = |s: &str| date(&toml::Value::String(s.into()));
+        assert_eq!(read("25 Aug 2024").as_deref(), Some("2024-08-25"));
+        assert_eq!(read("4 July 2025").as_deref(), Some("2025-07-04"));
+        assert_eq!(read("August 25, 2024").as_deref(), Some("2024-08-25"));
+        assert_eq!(read("2024/08/25").as_deref(), Some("2024-08-25"));
+        assert_eq!(
+            read("Sat, 13 Apr 2024 07:45:00 +0000").as_deref(),
+            Some("2024-04-13")
+        );
+        assert_eq!(read("someday"), None);
     }
 
     #[test]

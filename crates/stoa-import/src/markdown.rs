@@ -23,6 +23,10 @@ use crate::util;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+/// Folders of a site's taxonomies: a file there describes a tag or an
+/// author (Astro's `content/tags/`, Hugo's `content/authors/`), no post.
+const TAXONOMY_FOLDERS: &[&str] = &["tags", "tag", "categories", "category", "authors", "author"];
+
 /// Folders of the tools themselves, never posts.
 const TOOL_FOLDERS: &[&str] = &[
     ".obsidian",
@@ -63,6 +67,11 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
         return Err(errors);
     }
     obsidian_links(&mut found, &mut warnings);
+    for f in &mut found {
+        if f.post.body.contains(":::") {
+            f.post.body = directives(&f.post.body);
+        }
+    }
     let mut site = site;
     let mut languages: Vec<String> = site.languages.clone();
     for f in &found {
@@ -100,7 +109,7 @@ fn is_post(root: &Path, file: &Path) -> bool {
     let in_tool_folder = rel.parent().is_some_and(|p| {
         p.components().any(|c| {
             let name = c.as_os_str().to_string_lossy();
-            TOOL_FOLDERS.contains(&name.as_ref())
+            TOOL_FOLDERS.contains(&name.as_ref()) || TAXONOMY_FOLDERS.contains(&name.as_ref())
         })
     });
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
@@ -272,7 +281,7 @@ fn read_post(
     let title = untitled(title, &name, &place, warnings);
     let date = front
         .first_date(
-            &["date", "pubDate", "published", "created"],
+            &["date", "pubDate", "publishDate", "published", "created"],
             &shown,
             warnings,
         )
@@ -417,6 +426,66 @@ fn wikilinks(body: &str, by_name: &HashMap<String, String>, missing: &mut Vec<St
     out
 }
 
+/// Admonitions written as container directives (`:::note` … `:::`, as
+/// Docusaurus, VitePress and Astro themes write them, with a title as
+/// `:::tip[Title]` or `:::tip Title`): a quoted block led by its kind, as
+/// the other imports give admonitions. Code blocks are left alone.
+fn directives(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut fence: Option<&str> = None;
+    let mut depth = 0usize;
+    let quoted = |depth: usize, line: &str, out: &mut String| {
+        for _ in 0..depth {
+            out.push('>');
+            if !line.trim().is_empty() {
+                out.push(' ');
+            }
+        }
+        out.push_str(line);
+    };
+    for line in body.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if let Some(mark) = fence {
+            if trimmed.starts_with(mark) {
+                fence = None;
+            }
+            quoted(depth, line, &mut out);
+            continue;
+        }
+        if let Some(mark) = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m)) {
+            fence = Some(mark);
+            quoted(depth, line, &mut out);
+            continue;
+        }
+        let Some(rest) = trimmed.strip_prefix(":::") else {
+            quoted(depth, line, &mut out);
+            continue;
+        };
+        let rest = rest.trim_start_matches(':').trim();
+        if rest.is_empty() {
+            if depth > 0 {
+                depth -= 1;
+                continue;
+            }
+            quoted(depth, line, &mut out);
+            continue;
+        }
+        let (kind, title) = match rest.split_once(['[', ' ']) {
+            Some((kind, title)) => (kind, title.trim_end_matches(']').trim()),
+            None => (rest, ""),
+        };
+        let mut lead: String = kind.chars().take(1).flat_map(char::to_uppercase).collect();
+        lead.push_str(kind.get(1..).unwrap_or(""));
+        if !title.is_empty() {
+            lead = format!("{lead}: {title}");
+        }
+        quoted(depth + 1, &format!("**{lead}**\n"), &mut out);
+        quoted(depth + 1, "\n", &mut out);
+        depth += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -429,6 +498,15 @@ mod tests {
         for name in ["posts", "blog", "2024", "e", "images"] {
             assert!(!looks_like_tag(name), "{name}");
         }
+    }
+
+    #[test]
+    fn directives_become_quoted_admonitions() {
+        let body = "Before.\n\n:::note\nTake this into account.\n:::\n\n:::tip[Fast]\nA tip.\n\n```md\n:::note\n```\n:::\n";
+        assert_eq!(
+            directives(body),
+            "Before.\n\n> **Note**\n>\n> Take this into account.\n\n> **Tip: Fast**\n>\n> A tip.\n>\n> ```md\n> :::note\n> ```\n"
+        );
     }
 
     #[test]
