@@ -167,3 +167,31 @@ fn astro_cactus_blog_as_a_folder_of_markdown() {
         editions: &[("en", 7)],
     });
 }
+
+/// The hugo-blog-awesome theme's example site (Hugo, a content folder per
+/// language, a language keyed `br` that is pt-BR, British English first;
+/// an image on the web).
+#[test]
+fn hugo_blog_awesome_with_a_content_folder_per_language() {
+    check(&Blog {
+        name: "hugo-blog-awesome",
+        editions: &[("en-GB", 7), ("de-DE", 7), ("pt-BR", 7)],
+    });
+}
+
+/// The Congo theme's samples (Hugo with its configuration split into
+/// config/_default/, a file per language; English, Spanish, German,
+/// Japanese and Chinese; Mermaid).
+#[test]
+fn congo_hugo_site_with_its_configuration_in_a_folder() {
+    check(&Blog {
+        name: "congo",
+        editions: &[
+            ("en-AU", 3),
+            ("es-MX", 3),
+            ("ja", 3),
+            ("zh-Hans", 3),
+            ("de-DE", 3),
+        ],
+    });
+}

@@ -34,6 +34,65 @@ const CONFIGS: &[&str] = &[
 /// Content file extensions.
 pub(crate) const MARKDOWN: &[&str] = &["md", "markdown", "mdown", "mkd", "mkdn"];
 
+/// Adds to `config` the other files of Hugo's configuration folder
+/// (`config/_default/`), as Hugo reads them: `params.toml` is the
+/// `[params]` table, `languages.toml` the `[languages]` table,
+/// `languages.ja.toml` the `[languages.ja]` table, `menus.ja.toml` the
+/// menus of Japanese; `main` the file already read.
+fn merge_config_dir(
+    dir: &Path,
+    main: &Path,
+    config: &mut toml::Table,
+    options: &ImportOptions,
+) -> Result<(), Diagnostic> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| {
+            Diagnostic::error(format!("cannot read the folder: {e}")).in_file(util::display(dir))
+        })?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p != main && p.is_file())
+        .filter(|p| {
+            let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+            matches!(ext, "toml" | "yaml" | "yml" | "json")
+        })
+        .collect();
+    files.sort();
+    for file in files {
+        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let table = frontmatter::read_config(&file, options.max_file_size)?;
+        let (name, lang) = match stem.split_once('.') {
+            Some((name, lang)) => (name, Some(lang)),
+            None => (stem, None),
+        };
+        let target = match lang {
+            // `languages.ja.toml`: the language's own table.
+            Some(lang) if name == "languages" => table_at(config, &["languages", lang]),
+            Some(lang) => table_at(config, &["languages", lang, name]),
+            None if name == "hugo" || name == "config" => config,
+            None => table_at(config, &[name]),
+        };
+        for (key, value) in table {
+            target.insert(key, value);
+        }
+    }
+    Ok(())
+}
+
+/// The table at `path` in `table`, made when missing.
+fn table_at<'t>(table: &'t mut toml::Table, path: &[&str]) -> &'t mut toml::Table {
+    let mut at = table;
+    for key in path {
+        let entry = at
+            .entry(key.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if !entry.is_table() {
+            *entry = toml::Value::Table(toml::Table::new());
+        }
+        at = entry.as_table_mut().expect("made a table just above");
+    }
+    at
+}
+
 /// Reads the Hugo site at `source`.
 pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diagnostic>> {
     let root = util::source_folder(source, "Hugo")?;
@@ -47,8 +106,14 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
             .with_hint("give the Hugo site's own folder, the one `hugo` is run in"),
         ]);
     };
-    let config =
+    let mut config =
         frontmatter::read_config(&config_path, options.max_file_size).map_err(|e| vec![e])?;
+    if let Some(dir) = config_path
+        .parent()
+        .filter(|d| d.ends_with("config/_default"))
+    {
+        merge_config_dir(dir, &config_path, &mut config, options).map_err(|e| vec![e])?;
+    }
     let get = |key: &str| frontmatter::get(&config, key);
     let string = |key: &str| get(key).and_then(frontmatter::scalar_string);
     let params = get("params").and_then(toml::Value::as_table);
@@ -98,10 +163,20 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
         .and_then(toml::Value::as_bool)
         .unwrap_or(false);
     let codes = language_codes(languages_table, &config_path);
+    let translated = translated(get("languages"));
+    // A site whose titles are all per language (`languages.en.toml`): the
+    // default language's is the book's.
+    let own = |f: fn(&Translated) -> Option<&String>| {
+        translated
+            .iter()
+            .find(|t| t.lang.eq_ignore_ascii_case(&default))
+            .and_then(f)
+            .cloned()
+    };
     let site = Site {
-        title: string("title"),
-        description,
-        translated: translated(get("languages")),
+        title: string("title").or_else(|| own(|t| t.title.as_ref())),
+        description: description.or_else(|| own(|t| t.description.as_ref())),
+        translated,
         author,
         languages: languages.iter().map(|l| l.0.clone()).collect(),
         base_url: string("baseURL"),
