@@ -250,6 +250,7 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
         root: &root,
         static_dirs: vec![root.join("static"), root.join("assets")],
         syntax: Syntax::Hugo,
+        config: None,
     };
     let (found, site) = codes.apply(found, site, &mut warnings);
     crate::site::finish(found, site, &layout, options, warnings)
@@ -548,6 +549,7 @@ fn read_post(
         names,
         cover,
         translations: crate::site::named(&front),
+        front: front.table.clone(),
     }))
 }
 

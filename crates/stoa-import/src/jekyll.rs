@@ -133,6 +133,7 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
         root: &root,
         static_dirs: vec![root.clone()],
         syntax: Syntax::Jekyll,
+        config: Some(&config),
     };
     crate::site::finish(found, site, &layout, options, warnings)
 }
@@ -308,6 +309,7 @@ fn read_post(cx: &PostCx<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Option<F
         names,
         cover: crate::hugo::cover(&front),
         translations: crate::site::named(&front),
+        front: front.table.clone(),
     }))
 }
 

@@ -90,6 +90,7 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
             .filter(|d| d.is_dir())
             .collect(),
         syntax: Syntax::Jekyll,
+        config: None,
     };
     crate::site::finish(found, site, &layout, options, warnings)
 }
@@ -329,6 +330,7 @@ fn read_post(
         names: vec![stem.to_string(), name, own.clone(), format!("{own}.md")],
         cover,
         translations: crate::site::named(&front),
+        front: front.table.clone(),
     }))
 }
 

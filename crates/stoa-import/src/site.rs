@@ -25,6 +25,8 @@ pub(crate) struct Found {
     pub cover: Option<String>,
     /// The other-language versions the post names (see [`named`]).
     pub translations: Named,
+    /// Its front matter, for `{{ page.x }}`.
+    pub front: toml::Table,
 }
 
 /// The other-language versions a post names in its front matter, by their
@@ -141,6 +143,19 @@ pub(crate) struct Layout<'a> {
     pub static_dirs: Vec<PathBuf>,
     /// The tool.
     pub syntax: Syntax,
+    /// The site's configuration, for `{{ site.x }}` (Jekyll's).
+    pub config: Option<&'a toml::Table>,
+}
+
+/// The text of the value at the dotted `path` (`author.name`) of `table`,
+/// when it is a plain value.
+fn value_at(table: &toml::Table, path: &str) -> Option<String> {
+    let mut parts = path.split('.');
+    let mut value = crate::frontmatter::get(table, parts.next()?)?;
+    for part in parts {
+        value = crate::frontmatter::get(value.as_table()?, part)?;
+    }
+    crate::frontmatter::scalar_string(value)
 }
 
 /// A name as references write it: no leading `/` or `./`, no extension,
@@ -239,6 +254,7 @@ pub(crate) fn finish(
             body_place,
             dir,
             cover,
+            front,
             ..
         } = f;
         let lang = crate::util::canonical_tag(post.lang.as_deref().unwrap_or("en"));
@@ -275,7 +291,13 @@ pub(crate) fn finish(
                 "site.title" => site_title.clone(),
                 "site.description" => site_description.clone(),
                 "site.author" | "site.author.name" => site_author.clone(),
-                _ => None,
+                // Anything else the front matter or the configuration
+                // holds, as Jekyll reads `page.x` and `site.x`.
+                _ => match name.split_once('.') {
+                    Some(("page", path)) => value_at(&front, path),
+                    Some(("site", path)) => layout.config.and_then(|c| value_at(c, path)),
+                    _ => None,
+                },
             }
         };
         let cx = Context {

@@ -119,6 +119,7 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
         root: &root,
         static_dirs: vec![root.join("static")],
         syntax: Syntax::Zola,
+        config: None,
     };
     crate::site::finish(found, site, &layout, options, warnings)
 }
@@ -230,5 +231,6 @@ fn read_post(cx: &PostCx<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Found, D
         names,
         cover: crate::hugo::cover(&front),
         translations: crate::site::named(&front),
+        front: front.table.clone(),
     })
 }

@@ -260,3 +260,32 @@ fn hugo_language_keys_become_the_tags_their_language_code_gives() {
         "{said:#?}"
     );
 }
+
+/// `{{ page.x }}` and `{{ site.x }}` are the front matter's and the
+/// configuration's values (nested ones too), as Jekyll prints them.
+#[test]
+fn jekyll_page_and_site_variables_are_their_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("_config.yml"),
+        "title: Notes\ngithub_username: seneca\nsocial:\n  mastodon: \"@seneca@example.social\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("_posts")).unwrap();
+    std::fs::write(
+        root.join("_posts/2024-01-01-letters.md"),
+        "---\ntitle: Letters\nsubtitle: To Lucilius\nvolume: 3\n---\n\n\
+         *{{ page.subtitle }}*, volume {{ page.volume }}, by {{ site.github_username }} \
+         ({{ site.social.mastodon }}).\n",
+    )
+    .unwrap();
+    let site = stoa_import::read(Kind::Jekyll, root, &ImportOptions::default()).unwrap();
+    let body = &site.posts[0].body;
+    assert!(
+        body.contains("*To Lucilius*, volume 3, by seneca (@seneca@example.social)."),
+        "{body}"
+    );
+    let said: Vec<String> = site.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(!said.iter().any(|w| w.contains("no value")), "{said:#?}");
+}
