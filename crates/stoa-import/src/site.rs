@@ -314,7 +314,20 @@ pub(crate) fn finish(
         };
         let mut body = crate::syntax::convert(&source_body, &cx, &mut warnings);
         if layout.syntax == Syntax::Zola {
-            body = crate::syntax::zola_links(&body, &body_place, &resolve, &mut warnings);
+            let on_site = site
+                .base_url
+                .as_deref()
+                .map(|base_url| crate::syntax::ZolaSite {
+                    base_url,
+                    languages: &site.languages,
+                });
+            body = crate::syntax::zola_links(
+                &body,
+                &body_place,
+                &resolve,
+                on_site.as_ref(),
+                &mut warnings,
+            );
         }
         if let Some(cover) = cover {
             body = format!(

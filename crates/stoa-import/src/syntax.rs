@@ -1254,12 +1254,58 @@ pub(crate) fn strip_kramdown(body: &str) -> String {
     out
 }
 
+/// Where a Zola site is: its address and its languages, the default first.
+pub(crate) struct ZolaSite<'a> {
+    pub base_url: &'a str,
+    pub languages: &'a [String],
+}
+
+impl ZolaSite<'_> {
+    /// The address on the site of the page at content path `path`
+    /// (`blog/post/index.es.md`): `<base>/es/blog/post/`, as Zola makes it.
+    fn address(&self, path: &str, fragment: Option<&str>) -> String {
+        let path = path.trim_start_matches('/');
+        let (folder, file) = path.rsplit_once('/').unwrap_or(("", path));
+        let stem = file.trim_end_matches(".md");
+        let (stem, lang) = match stem.rsplit_once('.') {
+            Some((s, l))
+                if self
+                    .languages
+                    .iter()
+                    .skip(1)
+                    .any(|x| x.eq_ignore_ascii_case(l)) =>
+            {
+                (s, Some(l))
+            }
+            _ => (stem, None),
+        };
+        let mut page = String::new();
+        if let Some(lang) = lang {
+            page.push('/');
+            page.push_str(lang);
+        }
+        for part in folder.split('/').filter(|p| !p.is_empty()) {
+            page.push('/');
+            page.push_str(part);
+        }
+        if stem != "index" && stem != "_index" {
+            page.push('/');
+            page.push_str(stem);
+        }
+        page.push('/');
+        let fragment = fragment.map_or(String::new(), |f| format!("#{f}"));
+        format!("{}{page}{fragment}", self.base_url.trim_end_matches('/'))
+    }
+}
+
 /// Zola's internal links `@/path.md` in `body`, each passed to `resolve`;
-/// one that names no post is reported at `place`.
+/// one that names no post of the import leads to its page on the site
+/// (`site`), or, when the site has no address, is reported at `place`.
 pub(crate) fn zola_links(
     body: &str,
     place: &Place,
     resolve: &dyn Fn(&str) -> Option<String>,
+    site: Option<&ZolaSite<'_>>,
     warnings: &mut Vec<Diagnostic>,
 ) -> String {
     crate::util::rewrite_destinations(body, &mut |target, dest, _, offset| {
@@ -1278,14 +1324,19 @@ pub(crate) fn zola_links(
                 Some(f) => format!("{url}#{f}"),
                 None => url,
             }),
-            None => {
-                warnings.push(
-                    place_in(place, body, offset)
-                        .warning(format!("the link `{dest}` names no post of this import"))
-                        .with_hint("fix the link after the import, or import the post it names"),
-                );
-                crate::util::Rewrite::Keep
-            }
+            None => match site {
+                Some(site) => crate::util::Rewrite::Dest(site.address(path, fragment)),
+                None => {
+                    warnings.push(
+                        place_in(place, body, offset)
+                            .warning(format!("the link `{dest}` names no post of this import"))
+                            .with_hint(
+                                "fix the link after the import, or import the post it names",
+                            ),
+                    );
+                    crate::util::Rewrite::Keep
+                }
+            },
         }
     })
 }
@@ -1465,10 +1516,30 @@ mod tests {
             "[a](@/blog/other.md#x) [b](@/nope.md)\n",
             &place,
             &|p: &str| p.contains("other").then(|| "/blog/other/".to_string()),
+            None,
             &mut warnings,
         );
         assert_eq!(out, "[a](/blog/other/#x) [b](@/nope.md)\n");
         assert_eq!(warnings.len(), 1);
+        // With the site's address, a page not imported is linked there.
+        let languages = ["en".to_string(), "es".to_string()];
+        let site = ZolaSite {
+            base_url: "https://example.org/tabi/",
+            languages: &languages,
+        };
+        let mut warnings = Vec::new();
+        let out = zola_links(
+            "[a](@/blog/settings/index.es.md#busqueda) [b](@/blog/faq.md)\n",
+            &place,
+            &|_: &str| None,
+            Some(&site),
+            &mut warnings,
+        );
+        assert_eq!(
+            out,
+            "[a](https://example.org/tabi/es/blog/settings/#busqueda) [b](https://example.org/tabi/blog/faq/)\n"
+        );
+        assert!(warnings.is_empty());
     }
 
     #[test]
