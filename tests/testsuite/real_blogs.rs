@@ -1,7 +1,7 @@
 //! Real blogs by other authors (issue 50), each trimmed to a small fixture
 //! in tests/fixtures/corpus/<name>/ with its source, commit and licence in
 //! SOURCE.toml: each imports and builds with exit 0, every EPUB passes
-//! EPUBCheck, each language's edition holds the posts the site has in that
+//! EPUBCheck (and Ace: accessibility.rs), each language's edition holds the posts the site has in that
 //! language, and no tool syntax (Liquid, shortcodes, wiki links, front
 //! matter) is left in any edition's text outside code.
 

@@ -524,36 +524,37 @@ pub(crate) fn is_language(tag: &str) -> bool {
     stoa_book::Language::parse(&canonical_tag(tag)).is_ok()
 }
 
-/// `body` with its ATX headings raised so that the shallowest is `##`. A
-/// chapter's title is the book's `h1`; a blog post that starts at `###`
-/// (under the page title its theme printed) would skip a level, which a
-/// screen reader announces and Ace reports (`heading-order`). Headings in
-/// code are not headings, and a post with a heading of level 1 or 2 is
-/// left as it is.
+/// `body` with its ATX headings raised so that no level is skipped: a
+/// chapter's title is the book's `h1`, and a blog post that starts at
+/// `###` (under the page title its theme printed), or goes from `##` to
+/// `####`, would skip a level, which a screen reader announces and Ace
+/// reports (`heading-order`). Each heading is at most one level below the
+/// one before it (the title first), its order kept: `###, ####, ##`
+/// becomes `##, ###, ##`. Headings in code are not headings; a setext
+/// heading (underlined) counts but is not rewritten.
 pub(crate) fn raise_headings(body: &str) -> String {
-    let mut shallowest = usize::MAX;
-    let mut atx = Vec::new();
+    // (where its `#`s start, how many, the level it gets)
+    let mut atx: Vec<(usize, usize, usize)> = Vec::new();
+    let mut previous = 1;
     for (event, range) in Parser::new_ext(body, markdown_options()).into_offset_iter() {
         if let Event::Start(Tag::Heading { level, .. }) = event {
             let level = level as usize;
-            shallowest = shallowest.min(level);
+            let new = level.min(previous + 1);
+            previous = new;
             let text = &body[range.clone()];
             let indent = text.len() - text.trim_start_matches(' ').len();
             let hashes = text[indent..].bytes().take_while(|b| *b == b'#').count();
-            if hashes == level {
-                atx.push(range.start + indent);
+            if hashes == level && new != level {
+                atx.push((range.start + indent, hashes, new));
             }
         }
     }
-    if shallowest <= 2 || shallowest == usize::MAX {
-        return body.to_string();
-    }
-    let cut = shallowest - 2;
     let mut out = String::with_capacity(body.len());
     let mut from = 0;
-    for at in atx {
+    for (at, hashes, new) in atx {
         out.push_str(&body[from..at]);
-        from = at + cut;
+        out.push_str(&"#".repeat(new));
+        from = at + hashes;
     }
     out.push_str(&body[from..]);
     out
@@ -563,17 +564,25 @@ pub(crate) fn raise_headings(body: &str) -> String {
 mod tests {
 
     #[test]
-    fn headings_are_raised_so_that_the_shallowest_is_two() {
+    fn headings_are_raised_so_that_no_level_is_skipped() {
         let post = "### Why\n\ntext\n\n#### How\n\n```\n### not a heading\n```\n\n> ### Quoted\n";
         assert_eq!(
             super::raise_headings(post),
-            "## Why\n\ntext\n\n### How\n\n```\n### not a heading\n```\n\n> ## Quoted\n"
+            "## Why\n\ntext\n\n### How\n\n```\n### not a heading\n```\n\n> ### Quoted\n"
+        );
+        assert_eq!(
+            super::raise_headings("### Features\n\n## Links\n\n#### Deep\n"),
+            "## Features\n\n## Links\n\n### Deep\n"
+        );
+        assert_eq!(
+            super::raise_headings("Title\n=====\n\n### B\n"),
+            "Title\n=====\n\n## B\n"
         );
         for kept in [
             "## A\n\n### B\n",
-            "Title\n=====\n\n### B\n",
             "no headings\n",
             "# One\n",
+            "## A\n\n## B\n",
         ] {
             assert_eq!(super::raise_headings(kept), kept);
         }
