@@ -270,6 +270,8 @@ fn read_post(cx: &PostCx<'_>, warnings: &mut Vec<Diagnostic>) -> Result<Option<F
         .or_else(|| front.str("lang-ref"))
         .or_else(|| front.str("ref"))
         .or_else(|| front.str("translation_key"))
+        // jekyll-polyglot 1.7: one page_id across a post's languages.
+        .or_else(|| front.str("page_id"))
         .map(|k| format!("ref:{k}"))
         .or_else(|| {
             front

@@ -307,10 +307,10 @@ pub(crate) fn finish(
             resolve: &resolve,
             variable: &variable,
         };
-        let source_body = if layout.syntax == Syntax::Jekyll {
-            crate::syntax::strip_kramdown(&post.body)
-        } else {
-            std::mem::take(&mut post.body)
+        let source_body = match layout.syntax {
+            Syntax::Jekyll => crate::syntax::strip_kramdown(&post.body),
+            Syntax::Hugo => site_root_marks(&post.body),
+            Syntax::Zola => std::mem::take(&mut post.body),
         };
         let mut body = crate::syntax::convert(&source_body, &cx, &mut warnings);
         if layout.syntax == Syntax::Zola {
@@ -387,6 +387,29 @@ fn web_name(url: &str, ext: &str, images: &[Image]) -> String {
         n += 1;
     }
     name
+}
+
+/// The marks Hugo sites put before their own addresses (`{{base}}/img/a.png`,
+/// `{{ .Site.BaseURL }}/slides/`, replaced by the site's templates or a
+/// render hook): the site's root, so that the address is the site's own
+/// (`/img/a.png`), found in its static folder or led to on the site.
+fn site_root_marks(body: &str) -> String {
+    const MARKS: [&str; 6] = [
+        "{{base}}",
+        "{{ base }}",
+        "{{.Site.BaseURL}}",
+        "{{ .Site.BaseURL }}",
+        "{{site.BaseURL}}",
+        "{{ site.BaseURL }}",
+    ];
+    let mut out = body.to_string();
+    for mark in MARKS {
+        if out.contains(mark) {
+            // `{{base}}/x` and `{{base}}x` are both `/x`.
+            out = out.replace(&format!("{mark}/"), "/").replace(mark, "/");
+        }
+    }
+    out
 }
 
 /// Image formats a book can hold, by extension.
@@ -653,6 +676,15 @@ pub(crate) fn permalink(pattern: &str, tokens: &[(&str, String)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hugo_sites_root_marks_are_the_root() {
+        assert_eq!(
+            site_root_marks("![a]({{base}}/img/a.png) [s]({{ .Site.BaseURL }}slides/x.pdf)"),
+            "![a](/img/a.png) [s](/slides/x.pdf)"
+        );
+        assert_eq!(site_root_marks("{{< figure >}}"), "{{< figure >}}");
+    }
 
     #[test]
     fn reference_names() {

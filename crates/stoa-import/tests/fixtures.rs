@@ -289,3 +289,35 @@ fn jekyll_page_and_site_variables_are_their_values() {
     let said: Vec<String> = site.warnings.iter().map(|w| w.to_string()).collect();
     assert!(!said.iter().any(|w| w.contains("no value")), "{said:#?}");
 }
+
+/// jekyll-polyglot's `page_id` pairs a post's languages, whatever their
+/// file names and permalinks.
+#[test]
+fn jekyll_page_id_pairs_translations() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("_config.yml"),
+        "languages: [\"en\", \"de\"]\ndefault_lang: en\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("_posts/de")).unwrap();
+    std::fs::write(
+        root.join("_posts/2024-01-01-about-anger.md"),
+        "---\ntitle: About Anger\nlang: en\npage_id: anger\n---\nText.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("_posts/de/2024-01-01-ueber-den-zorn.md"),
+        "---\ntitle: Über den Zorn\nlang: de\npage_id: anger\npermalink: /de/zorn/\n---\nText.\n",
+    )
+    .unwrap();
+    let site = stoa_import::read(Kind::Jekyll, root, &ImportOptions::default()).unwrap();
+    let keys: Vec<Option<String>> = site
+        .posts
+        .iter()
+        .map(|p| p.translation_key.clone())
+        .collect();
+    assert_eq!(keys.len(), 2);
+    assert_eq!(keys[0], keys[1], "{keys:?}");
+}
