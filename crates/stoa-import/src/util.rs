@@ -230,7 +230,7 @@ pub(crate) fn rewrite_html_images(
                     Rewrite::Keep => {}
                     Rewrite::Dest(new) => {
                         let at = offset + src_range.start..offset + src_range.end;
-                        edits.push((at, html_attribute(&new)));
+                        edits.push((at, stoa_doc::escape::xml_attribute(&new)));
                     }
                     Rewrite::Whole(text) => edits.push((offset..offset + tag.len, text)),
                 }
@@ -298,23 +298,8 @@ fn html_tag(text: &str) -> Option<HtmlTag> {
                 (text[start..i].to_string(), start..i)
             }
         };
-        attrs.push((name, (html_unescape(&value), range)));
+        attrs.push((name, (stoa_doc::escape::xml_unescape(&value), range)));
     }
-}
-
-/// The few entities an attribute's value holds in practice.
-fn html_unescape(value: &str) -> String {
-    value
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&")
-}
-
-/// A value written back into a quoted attribute.
-fn html_attribute(value: &str) -> String {
-    value.replace('&', "&amp;").replace('"', "&quot;")
 }
 
 /// `body` with each link and image destination passed through `rewrite`
