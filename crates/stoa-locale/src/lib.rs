@@ -330,7 +330,7 @@ mod tests {
         assert_eq!(locale_or_english("it").tag, "en");
         assert_eq!(
             known_languages(),
-            ["en", "pt", "es", "fr", "de", "ru", "uk"]
+            ["en", "pt", "es", "fr", "de", "ru", "uk", "nl", "pl"]
         );
     }
 
