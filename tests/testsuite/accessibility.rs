@@ -245,28 +245,17 @@ fn every_epub_of_an_imported_blog_passes_ace() {
 /// SOURCE.toml says: every EPUB of every language passes Ace.
 #[test]
 fn every_epub_of_the_real_blogs_passes_ace() {
-    let corpus = repo_root().join("tests/fixtures/corpus");
     let tmp = tempfile::tempdir().expect("temp dir");
     let mut epubs = Vec::new();
-    let mut blogs: Vec<PathBuf> = std::fs::read_dir(&corpus)
-        .expect("the corpus")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    blogs.sort();
-    for (n, blog) in blogs.iter().enumerate() {
-        let source: toml::Table =
-            toml::from_str(&std::fs::read_to_string(blog.join("SOURCE.toml")).unwrap()).unwrap();
-        let kind = source["kind"].as_str().expect("kind");
+    for (n, blog) in CorpusBlog::all().iter().enumerate() {
         let name = format!("blog-{n}");
-        let site = blog.join("site");
-        let out = stoa(
-            tmp.path(),
-            &["import", kind, site.to_str().expect("path"), &name],
-        );
+        let site = blog.dir.join("site");
+        let args = ["import", &blog.kind, site.to_str().expect("path"), &name];
+        let out = stoa(tmp.path(), &args);
         assert!(
             out.status.success(),
             "{}: {}",
-            blog.display(),
+            blog.dir.display(),
             output_text(&out)
         );
         epubs.extend(build_epubs(&tmp.path().join(&name), &["epub"]));

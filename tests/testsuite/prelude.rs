@@ -117,3 +117,39 @@ pub fn build_fixture(books: &str, args: &[&str]) -> Built {
         log,
     }
 }
+
+/// A blog of the real-blog corpus (tests/fixtures/corpus/<name>/): its
+/// folder and the importer its SOURCE.toml names (`kind`), which also
+/// records its address, commit and licence.
+pub struct CorpusBlog {
+    pub dir: PathBuf,
+    pub kind: String,
+}
+
+impl CorpusBlog {
+    /// The blog `name`; its SOURCE.toml must say where it comes from.
+    pub fn named(name: &str) -> CorpusBlog {
+        let dir = repo_root().join("tests/fixtures/corpus").join(name);
+        let source = std::fs::read_to_string(dir.join("SOURCE.toml")).unwrap();
+        let table: toml::Table = toml::from_str(&source).unwrap();
+        for key in ["address", "commit", "licence", "kind"] {
+            assert!(
+                table.contains_key(key),
+                "{name}: SOURCE.toml has no `{key}`"
+            );
+        }
+        let kind = table["kind"].as_str().unwrap().to_string();
+        CorpusBlog { dir, kind }
+    }
+
+    /// Every blog of the corpus, by name.
+    pub fn all() -> Vec<CorpusBlog> {
+        let corpus = repo_root().join("tests/fixtures/corpus");
+        let mut names: Vec<String> = std::fs::read_dir(corpus)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names.iter().map(|n| CorpusBlog::named(n)).collect()
+    }
+}

@@ -20,20 +20,6 @@ const TOOL_SYNTAX: &[&str] = &[
     "{%", "%}", "{{<", ">}}", "{{%", "[[", "]]", "---js", "+++", ":::",
 ];
 
-/// The blog's kind, from its SOURCE.toml.
-fn kind_of(dir: &Path) -> String {
-    let source = std::fs::read_to_string(dir.join("SOURCE.toml")).unwrap();
-    let table: toml::Table = toml::from_str(&source).unwrap();
-    for key in ["address", "commit", "licence"] {
-        assert!(
-            table.contains_key(key),
-            "{}: SOURCE.toml has no `{key}`",
-            dir.display()
-        );
-    }
-    table["kind"].as_str().unwrap().to_string()
-}
-
 /// The text of an EPUB's chapters with their code (blocks and spans)
 /// taken out.
 fn prose(epub: &Path) -> String {
@@ -58,13 +44,12 @@ fn prose(epub: &Path) -> String {
 }
 
 fn check(blog: &Blog) {
-    let dir = repo_root().join("tests/fixtures/corpus").join(blog.name);
-    let kind = kind_of(&dir);
+    let corpus = CorpusBlog::named(blog.name);
     let tmp = tempfile::tempdir().unwrap();
-    let source = dir.join("site");
+    let source = corpus.dir.join("site");
     let out = stoa(
         tmp.path(),
-        &["import", &kind, source.to_str().unwrap(), "blog"],
+        &["import", &corpus.kind, source.to_str().unwrap(), "blog"],
     );
     let log = output_text(&out);
     assert!(out.status.success(), "{}: import failed:\n{log}", blog.name);

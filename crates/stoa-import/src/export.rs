@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use stoa_html_md::{ImageResolver, ImageSource};
 
 use crate::model::{Diagnostic, Image, ImageData, ImportOptions, Post};
-use crate::site::safe_file_name;
 use crate::util;
 use crate::web::WebImages;
 use stoa_markdown::percent_decode;
@@ -260,18 +259,17 @@ impl<'a> PostImages<'a> {
             return Err("it has no file name".into());
         };
         let ext = last.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
-        let download = |why: String| -> Result<ImageData, String> {
-            match self.web {
-                Some(web) if web_address => web
-                    .get(src)
-                    .map(|(bytes, _)| ImageData::Bytes(bytes))
-                    .map_err(|e| format!("it could not be downloaded ({e})")),
-                _ => Err(why),
-            }
+        // With `--fetch-images`, an image on the web the export lacks is
+        // downloaded (its bytes, not its address, say what it is).
+        let downloader = self.web.filter(|_| web_address);
+        let download = |web: &WebImages| {
+            web.get(src)
+                .map(|(bytes, _)| ImageData::Bytes(bytes))
+                .map_err(|e| format!("it could not be downloaded ({e})"))
         };
         if !IMAGE_EXTENSIONS.contains(&ext.as_str()) {
-            if self.web.is_some() && web_address {
-                return download(String::new());
+            if let Some(web) = downloader {
+                return download(web);
             }
             return Err(format!(
                 "`{last}` is not a PNG, JPEG, GIF, WebP or SVG image, the formats stoa shows"
@@ -312,7 +310,10 @@ impl<'a> PostImages<'a> {
         if let Some(found) = self.files.by_name(last, self.max) {
             return Ok(found);
         }
-        download(
+        if let Some(web) = downloader {
+            return download(web);
+        }
+        Err(
             if web && !self.bases.iter().any(|b| src.starts_with(b.as_str())) {
                 "it is on another site and not in the export; import with --fetch-images to download it, or put the file in the export's folder".into()
             } else {
@@ -329,25 +330,19 @@ impl ImageResolver for PostImages<'_> {
         }
         match self.find(src) {
             Ok(data) => {
-                let path = percent_decode(src.split(['?', '#']).next().unwrap_or(src));
-                let mut last = path.rsplit('/').next().unwrap_or("image").to_string();
                 // A download named by a CDN (`…/image/fetch/w_1456/abc`):
                 // the extension its bytes call for.
-                let ext = last.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-                if let ImageData::Bytes(bytes) = &data
-                    && !ext.is_some_and(|e| IMAGE_EXTENSIONS.contains(&e.as_str()))
-                    && let Some(real) = crate::web::image_extension(bytes)
-                {
-                    let stem = if last.is_empty() { "image" } else { &last };
-                    last = format!("{stem}.{real}");
-                }
-                let mut name = safe_file_name(&last);
-                let mut n = 1;
-                while self.images.iter().any(|i| i.name == name) {
-                    n += 1;
-                    let (stem, ext) = last.rsplit_once('.').unwrap_or((&last, "png"));
-                    name = safe_file_name(&format!("{stem}-{n}.{ext}"));
-                }
+                let path = src.split(['?', '#']).next().unwrap_or(src);
+                let own = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+                let ext = match &data {
+                    ImageData::Bytes(bytes)
+                        if !own.is_some_and(|e| IMAGE_EXTENSIONS.contains(&e.as_str())) =>
+                    {
+                        crate::web::image_extension(bytes)
+                    }
+                    _ => None,
+                };
+                let name = crate::site::image_name(src, ext, &self.images);
                 self.images.push(Image {
                     name: name.clone(),
                     data,

@@ -363,7 +363,7 @@ fn leading_blank(text: &str) -> (usize, usize) {
 }
 
 /// A JSON value as TOML (nulls dropped).
-fn json_to_toml(value: serde_json::Value, depth: usize) -> Option<toml::Value> {
+pub(crate) fn json_to_toml(value: serde_json::Value, depth: usize) -> Option<toml::Value> {
     use serde_json::Value as J;
     if depth > 64 {
         return None;

@@ -195,8 +195,8 @@ fn read_settings(path: &Path, options: &ImportOptions) -> Result<toml::Table, Di
         let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
             Diagnostic::warning(format!("not JSON: {e}")).in_file(util::display(path))
         })?;
-        return match toml::Value::try_from(value) {
-            Ok(toml::Value::Table(table)) => Ok(table),
+        return match frontmatter::json_to_toml(value, 0) {
+            Some(toml::Value::Table(table)) => Ok(table),
             _ => Err(Diagnostic::warning("not a JSON object").in_file(util::display(path))),
         };
     }

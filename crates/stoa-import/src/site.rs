@@ -373,20 +373,34 @@ struct PostSite<'a> {
     web: Option<&'a crate::web::WebImages>,
 }
 
-/// The file name of an image downloaded from `url`: its last segment with
-/// the extension its bytes call for, unique among the post's `images`.
-fn web_name(url: &str, ext: &str, images: &[Image]) -> String {
-    let path = stoa_markdown::percent_decode(url.split(['?', '#']).next().unwrap_or(url));
+/// The file name an image at `src` takes beside its post: the address's
+/// last segment (`image` when it has none), with the extension `ext` when
+/// one is given (what a download's bytes call for), made unique among the
+/// post's `images` (`photo-2.jpg`). Site folders and exports alike.
+pub(crate) fn image_name(src: &str, ext: Option<&str>, images: &[Image]) -> String {
+    let path = stoa_markdown::percent_decode(src.split(['?', '#']).next().unwrap_or(src));
     let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-    let stem = last.rsplit_once('.').map_or(last, |(s, _)| s);
+    let (stem, own) = match last.rsplit_once('.') {
+        Some((stem, own)) => (stem, Some(own)),
+        None => (last, None),
+    };
     let stem = if stem.is_empty() { "image" } else { stem };
-    let mut name = safe_file_name(&format!("{stem}.{ext}"));
-    let mut n = 2;
-    while images.iter().any(|i| i.name == name) {
-        name = safe_file_name(&format!("{stem}-{n}.{ext}"));
-        n += 1;
-    }
-    name
+    let ext = ext.or(own);
+    let named = |n: usize| {
+        let stem = if n == 1 {
+            stem.to_string()
+        } else {
+            format!("{stem}-{n}")
+        };
+        safe_file_name(&match ext {
+            Some(ext) => format!("{stem}.{ext}"),
+            None => stem,
+        })
+    };
+    (1..)
+        .map(named)
+        .find(|name| !images.iter().any(|i| i.name == *name))
+        .unwrap_or_else(|| "image".into())
 }
 
 /// The marks Hugo sites put before their own addresses (`{{base}}/img/a.png`,
@@ -453,7 +467,7 @@ fn images(
         if let (true, Some(web)) = (on_web, web) {
             match web.get(&dest) {
                 Ok((bytes, ext)) => {
-                    let name = web_name(&dest, ext, &images);
+                    let name = image_name(&dest, Some(ext), &images);
                     images.push(Image {
                         name: name.clone(),
                         data: ImageData::Bytes(bytes),

@@ -5,7 +5,6 @@
 //! book holds. Without the flag an import reads no network.
 
 use crate::model::{Diagnostic, FetchImages};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -55,7 +54,10 @@ impl WebImages {
     }
 
     fn download(&self, url: &str) -> Outcome {
-        let cached = self.cache.as_ref().map(|dir| dir.join(key(url)));
+        let cached = self
+            .cache
+            .as_ref()
+            .map(|dir| dir.join(crate::write::digest(url.as_bytes())));
         if let Some(bytes) = cached.as_ref().and_then(|p| std::fs::read(p).ok())
             && let Some(ext) = image_extension(&bytes)
         {
@@ -89,14 +91,6 @@ impl WebImages {
             .with_hint("import again later (what was downloaded is kept in the cache), or put those images beside their posts")
         })
     }
-}
-
-/// The cache file of `url`: its SHA-256.
-fn key(url: &str) -> String {
-    Sha256::digest(url.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// Writes `bytes` at `path` whole or not at all.

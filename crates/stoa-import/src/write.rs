@@ -396,7 +396,7 @@ fn refuse_links(dir: &Path, target: &Path) -> Result<(), Vec<Diagnostic>> {
 }
 
 /// The hex SHA-256 of `bytes`.
-fn digest(bytes: &[u8]) -> String {
+pub(crate) fn digest(bytes: &[u8]) -> String {
     let hash = Sha256::digest(bytes);
     hash.iter().fold(String::with_capacity(64), |mut s, b| {
         let _ = write!(s, "{b:02x}");
