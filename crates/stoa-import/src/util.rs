@@ -545,6 +545,18 @@ pub(crate) fn raise_headings(body: &str) -> String {
     out
 }
 
+/// The hex SHA-256 of `bytes`.
+pub(crate) fn digest(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .fold(String::with_capacity(64), |mut s, b| {
+            use std::fmt::Write as _;
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
 #[cfg(test)]
 mod tests {
 

@@ -57,7 +57,7 @@ impl WebImages {
         let cached = self
             .cache
             .as_ref()
-            .map(|dir| dir.join(crate::write::digest(url.as_bytes())));
+            .map(|dir| dir.join(crate::util::digest(url.as_bytes())));
         if let Some(bytes) = cached.as_ref().and_then(|p| std::fs::read(p).ok())
             && let Some(ext) = image_extension(&bytes)
         {

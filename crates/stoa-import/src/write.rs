@@ -18,7 +18,6 @@
 use crate::address::{Base, normalize, on_site};
 use crate::model::{Diagnostic, ImageData, Imported, Kind, Post};
 use crate::util::{self, Rewrite, Target};
-use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -287,7 +286,7 @@ fn stage_and_move(
     let mut staged: BTreeMap<PathBuf, String> = BTreeMap::new();
     for rel in files.keys() {
         let bytes = std::fs::read(staging.join(rel)).map_err(|e| fail(rel, e))?;
-        staged.insert(rel.clone(), digest(&bytes));
+        staged.insert(rel.clone(), util::digest(&bytes));
     }
     let mut record: BTreeMap<PathBuf, String> = BTreeMap::new();
     let mut moves: Vec<PathBuf> = Vec::new();
@@ -299,7 +298,7 @@ fn stage_and_move(
             Err(_) if old.is_some() => Change::KeptRemoved,
             Err(_) => Change::Added,
             Ok(current) => {
-                let current = digest(&current);
+                let current = util::digest(&current);
                 if current == *new {
                     Change::Unchanged
                 } else if old == Some(&current) {
@@ -395,15 +394,6 @@ fn refuse_links(dir: &Path, target: &Path) -> Result<(), Vec<Diagnostic>> {
     Ok(())
 }
 
-/// The hex SHA-256 of `bytes`.
-pub(crate) fn digest(bytes: &[u8]) -> String {
-    let hash = Sha256::digest(bytes);
-    hash.iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
-
 /// Identity of an image's data, to write each once per folder.
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum ImageKey {
@@ -415,7 +405,7 @@ impl ImageKey {
     fn of(data: &ImageData) -> Self {
         match data {
             ImageData::Path(p) => ImageKey::Path(p.clone()),
-            ImageData::Bytes(b) => ImageKey::Bytes(digest(b)),
+            ImageData::Bytes(b) => ImageKey::Bytes(util::digest(b)),
         }
     }
 }
