@@ -10,6 +10,9 @@
 //! - `/silent.png`: no answer at all, until the server is dropped;
 //! - anything else: 404.
 //!
+//! [`serve`] answers from a folder instead: `/<host>/<path>` is the file
+//! `<folder>/<host>/<path>`, as a real blog's images are on their hosts.
+//!
 //! Shared by stoa-fetch's tests (through `#[path]`) and the end-to-end
 //! tests (`stoa_tests::web_server`).
 
@@ -30,6 +33,19 @@ pub struct Server {
 
 /// Starts a server on a free port of 127.0.0.1.
 pub fn start() -> Server {
+    start_with(None)
+}
+
+/// Starts a server that answers with the files of `folder`, each with the
+/// content type its first bytes call for (GitHub serves attachments with
+/// no extension in their address); 404 for any other path.
+// Not every test that includes this file serves a folder.
+#[allow(dead_code)]
+pub fn serve(folder: &std::path::Path) -> Server {
+    start_with(Some(folder.to_path_buf()))
+}
+
+fn start_with(folder: Option<std::path::PathBuf>) -> Server {
     let listener = TcpListener::bind("127.0.0.1:0").expect("a free port on 127.0.0.1");
     let address = format!("http://{}", listener.local_addr().expect("its address"));
     let (hold, held) = mpsc::channel::<()>();
@@ -37,7 +53,8 @@ pub fn start() -> Server {
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
             let held = held.clone();
-            std::thread::spawn(move || answer(stream, &held));
+            let folder = folder.clone();
+            std::thread::spawn(move || answer(stream, &held, folder.as_deref()));
         }
     });
     Server {
@@ -46,7 +63,11 @@ pub fn start() -> Server {
     }
 }
 
-fn answer(mut stream: TcpStream, held: &Mutex<mpsc::Receiver<()>>) {
+fn answer(
+    mut stream: TcpStream,
+    held: &Mutex<mpsc::Receiver<()>>,
+    folder: Option<&std::path::Path>,
+) {
     let Ok(clone) = stream.try_clone() else {
         return;
     };
@@ -67,6 +88,10 @@ fn answer(mut stream: TcpStream, held: &Mutex<mpsc::Receiver<()>>) {
     let head = |status: &str, headers: &str| {
         format!("HTTP/1.1 {status}\r\n{headers}Connection: close\r\n\r\n").into_bytes()
     };
+    if let Some(folder) = folder {
+        let _ = stream.write_all(&from_folder(folder, &path));
+        return;
+    }
     let reply: Vec<u8> = match path.as_str() {
         "/ok.png" | "/other/ok.png" => {
             let length = format!(
@@ -103,4 +128,35 @@ fn answer(mut stream: TcpStream, held: &Mutex<mpsc::Receiver<()>>) {
         _ => head("404 Not Found", "Content-Length: 0\r\n"),
     };
     let _ = stream.write_all(&reply);
+}
+
+/// The answer for `path` from the files of `folder`.
+fn from_folder(folder: &std::path::Path, path: &str) -> Vec<u8> {
+    let rel = path.trim_start_matches('/');
+    let file = folder.join(rel);
+    let bytes = (!rel.split('/').any(|p| p == ".."))
+        .then(|| std::fs::read(&file).ok())
+        .flatten();
+    let Some(bytes) = bytes else {
+        return b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            .to_vec();
+    };
+    let kind = if bytes.starts_with(b"\x89PNG") {
+        "image/png"
+    } else if bytes.starts_with(&[0xff, 0xd8]) {
+        "image/jpeg"
+    } else if bytes.len() > 12 && &bytes[8..12] == b"WEBP" {
+        "image/webp"
+    } else if bytes.starts_with(b"GIF8") {
+        "image/gif"
+    } else if bytes.starts_with(b"<svg") || bytes.starts_with(b"<?xml") {
+        "image/svg+xml"
+    } else {
+        "application/octet-stream"
+    };
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        bytes.len()
+    );
+    [head.into_bytes(), bytes].concat()
 }

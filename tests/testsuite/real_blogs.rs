@@ -43,17 +43,63 @@ fn prose(epub: &Path) -> String {
         .join("\n")
 }
 
+/// The text of a PDF, as pdftotext reads it.
+fn pdf_text(pdf: &Path) -> String {
+    let out = std::process::Command::new("pdftotext")
+        .args(["-enc", "UTF-8"])
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils; scripts/test installs it)");
+    assert!(out.status.success(), "pdftotext {}", pdf.display());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The text of an EPUB's code (blocks and spans): what may hold tool
+/// syntax in every edition.
+fn code_text(epub: &Path) -> String {
+    let mut code = String::new();
+    for name in zip_names(epub)
+        .into_iter()
+        .filter(|n| n.ends_with(".xhtml"))
+    {
+        let doc = zip_entry(epub, &name);
+        for open in ["<pre", "<code"] {
+            let close = if open == "<pre" { "</pre>" } else { "</code>" };
+            let mut rest = doc.as_str();
+            while let Some(start) = rest.find(open) {
+                let Some(end) = rest[start..].find(close) else {
+                    break;
+                };
+                code.push_str(&markup_text(&rest[start..start + end]));
+                code.push('\n');
+                rest = &rest[start + end..];
+            }
+        }
+    }
+    code
+}
+
 fn check(blog: &Blog) {
     let corpus = CorpusBlog::named(blog.name);
     let tmp = tempfile::tempdir().unwrap();
     let source = corpus.dir.join("site");
-    let out = stoa(
-        tmp.path(),
-        &["import", &corpus.kind, source.to_str().unwrap(), "blog"],
-    );
+    check_import(blog, &corpus.kind, &source, tmp.path(), &[]);
+}
+
+/// Imports `source` as a blog of `kind` into `tmp` (with the `extra`
+/// arguments), builds it and checks every edition; gives the import's log.
+fn check_import(blog: &Blog, kind: &str, source: &Path, tmp: &Path, extra: &[&str]) -> String {
+    let out = std::process::Command::new(stoa_bin())
+        .args(["import", kind, source.to_str().unwrap(), "blog"])
+        .args(extra)
+        .current_dir(tmp)
+        .env("XDG_CACHE_HOME", tmp.join("cache"))
+        .output()
+        .unwrap();
     let log = output_text(&out);
     assert!(out.status.success(), "{}: import failed:\n{log}", blog.name);
-    let project = tmp.path().join("blog");
+    let project = tmp.join("blog");
     let built = stoa(&project, &["build"]);
     let build_log = output_text(&built);
     assert!(
@@ -81,14 +127,24 @@ fn check(blog: &Blog) {
         let chapters = post_chapters(epub).len();
         assert_eq!(chapters, *posts, "{} {lang}: chapters\n{log}", blog.name);
         let text = prose(epub);
+        // The PDF's text holds the code too: a tool's syntax may be there
+        // as often as the code has it, no more.
+        let pdf = pdf_text(&dist.join(format!("blog-{lang}.pdf")));
+        let code = code_text(epub);
         for syntax in TOOL_SYNTAX {
             assert!(
                 !text.contains(syntax),
                 "{} {lang}: `{syntax}` left in the text:\n{text}",
                 blog.name
             );
+            assert!(
+                pdf.matches(syntax).count() <= code.matches(syntax).count(),
+                "{} {lang}: `{syntax}` left in the PDF's text:\n{pdf}",
+                blog.name
+            );
         }
     }
+    log
 }
 
 /// jekyll-polyglot's own site (Jekyll, polyglot's languages, a post dated
@@ -179,4 +235,65 @@ fn congo_hugo_site_with_its_configuration_in_a_folder() {
             ("de-DE", 3),
         ],
     });
+}
+
+/// AstroPaper's posts (a folder of Markdown: `pubDatetime`, images under
+/// Vite's `@/` alias, `<video>` elements, a draft), imported with
+/// `--fetch-images` and `--drafts`: its 16 pictures on the web (GitHub
+/// attachments with no extension, an SVG, a WebP) come from their hosts,
+/// here a server on 127.0.0.1 in their place, into every edition.
+#[test]
+fn astro_paper_blog_with_its_pictures_on_the_web() {
+    let blog = Blog {
+        name: "astro-paper",
+        editions: &[("en", 4)],
+    };
+    let corpus = CorpusBlog::named(blog.name);
+    let web = corpus.dir.join("web");
+    let server = web_server::serve(&web);
+    let tmp = tempfile::tempdir().unwrap();
+    // The blog as it is, its hosts pointed at the server.
+    let source = tmp.path().join("site");
+    copy_dir(&corpus.dir.join("site"), &source);
+    // Each picture's address, as the posts write it.
+    let addresses: Vec<String> = files_below(&web)
+        .iter()
+        .map(|p| format!("https://{}", p.to_string_lossy().replace('\\', "/")))
+        .collect();
+    let mut pictures = 0;
+    let posts = files_below(&source)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .map(|p| source.join(p));
+    for post in posts {
+        let mut text = std::fs::read_to_string(&post).unwrap();
+        for address in &addresses {
+            pictures += text.matches(&format!("]({address})")).count();
+            let local = address.replace("https:/", &server.address);
+            text = text.replace(&format!("]({address})"), &format!("]({local})"));
+        }
+        std::fs::write(&post, text).unwrap();
+    }
+    assert_eq!(pictures, 16);
+    let log = check_import(
+        &blog,
+        &corpus.kind,
+        &source,
+        tmp.path(),
+        &["--fetch-images", "--drafts"],
+    );
+    assert!(!log.contains("could not be downloaded"), "{log}");
+    assert!(!log.contains("is not in the site"), "{log}");
+    let epub = tmp.path().join("blog/dist/blog/blog-en.epub");
+    let images = zip_names(&epub)
+        .into_iter()
+        .filter(|n| {
+            [".png", ".jpg", ".jpeg", ".svg", ".webp"]
+                .iter()
+                .any(|e| n.ends_with(e))
+        })
+        .filter(|n| !n.contains("cover"))
+        .count();
+    // The 16 from the web and the 2 of src/assets/.
+    assert_eq!(images, 18, "{:?}", zip_names(&epub));
 }

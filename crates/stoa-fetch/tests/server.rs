@@ -57,3 +57,21 @@ fn a_server_that_never_answers_runs_out_of_time() {
         .unwrap_err();
     assert_eq!(error, FetchError::Timeout(Duration::from_millis(500)));
 }
+
+#[test]
+fn an_address_without_extension_is_typed_by_the_server() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(folder.path().join("host/assets")).unwrap();
+    std::fs::write(folder.path().join("host/assets/1ef0cf03"), PNG).unwrap();
+    let server = web_server::serve(folder.path());
+    let at = &server.address;
+    let fetched = client()
+        .get(&format!("{at}/host/assets/1ef0cf03"), &image)
+        .unwrap();
+    assert_eq!(fetched.bytes, PNG);
+    assert_eq!(fetched.media_type.as_deref(), Some("image/png"));
+    assert_eq!(
+        client().get(&format!("{at}/host/assets/gone"), &image),
+        Err(FetchError::Status(404))
+    );
+}

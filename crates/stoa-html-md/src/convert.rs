@@ -599,9 +599,14 @@ impl<'a> Converter<'a> {
                 // Not an embed stoa knows (an ad was dropped above): its
                 // address, if it has one, as a link.
                 flush(run, out);
+                let kind = match tag.as_str() {
+                    "video" => "Video",
+                    "audio" => "Audio",
+                    _ => "Embedded content",
+                };
                 match self.media_src(n) {
                     Some(src) if is_web(&src) => out.push(embed_block(
-                        "Embedded content",
+                        kind,
                         dom.attr(n, "title").unwrap_or(""),
                         &src,
                         Vec::new(),

@@ -389,6 +389,17 @@ fn media_without_a_web_address_is_reported() {
         "{}",
         c.markdown
     );
+    // A video on the web (GitHub's attachments, as AstroPaper's posts
+    // show them) is said to be one.
+    let c = to_markdown(
+        "<video autoplay muted=\"muted\"><source src=\"https://github.com/o/r/assets/1/18fd\" type=\"video/mp4\"></video>",
+    );
+    assert!(
+        c.markdown
+            .starts_with("> **Video**\n>\n> [https://github.com/o/r/assets/1/18fd]"),
+        "{}",
+        c.markdown
+    );
 }
 
 #[test]

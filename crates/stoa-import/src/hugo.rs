@@ -251,6 +251,7 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
         static_dirs: vec![root.join("static"), root.join("assets")],
         syntax: Syntax::Hugo,
         config: None,
+        aliases: Vec::new(),
     };
     let (found, site) = codes.apply(found, site, &mut warnings);
     crate::site::finish(found, site, &layout, options, warnings)

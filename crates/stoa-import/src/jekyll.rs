@@ -134,6 +134,7 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
         static_dirs: vec![root.clone()],
         syntax: Syntax::Jekyll,
         config: Some(&config),
+        aliases: Vec::new(),
     };
     crate::site::finish(found, site, &layout, options, warnings)
 }

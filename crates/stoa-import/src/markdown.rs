@@ -73,6 +73,9 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
         }
     }
     let mut site = site;
+    if site.author.is_none() {
+        site.author = one_author(&found);
+    }
     let mut languages: Vec<String> = site.languages.clone();
     for f in &found {
         if let Some(lang) = &f.post.lang
@@ -91,8 +94,82 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
             .collect(),
         syntax: Syntax::Jekyll,
         config: None,
+        aliases: aliases(&root, options),
     };
     crate::site::finish(found, site, &layout, options, warnings)
+}
+
+/// The author every post that names one names (AstroPaper's posts say
+/// `author: Sat Naing`, its settings are code): the book's author.
+fn one_author(found: &[Found]) -> Option<String> {
+    let authors: BTreeSet<String> = found
+        .iter()
+        .filter_map(|f| author(frontmatter::get(&f.front, "author")))
+        .map(|a| a.trim().to_string())
+        .filter(|a| !a.is_empty())
+        .collect();
+    (authors.len() == 1).then(|| authors.into_iter().next())?
+}
+
+/// The body without a "Table of contents" heading left empty for the
+/// site's generator to fill (remark-toc, markdown-it-toc): the book makes
+/// its own contents, and an empty section would print as a bare heading.
+fn without_empty_toc(body: &str) -> String {
+    let lines: Vec<&str> = body.split_inclusive('\n').collect();
+    let mut out = String::with_capacity(body.len());
+    let mut fence: Option<String> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim();
+        if let Some(open) = &fence {
+            if trimmed.starts_with(open.as_str()) {
+                fence = None;
+            }
+            out.push_str(line);
+            continue;
+        }
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fence = Some(trimmed[..3].to_string());
+            out.push_str(line);
+            continue;
+        }
+        if let Some(rank) = toc_heading(trimmed) {
+            // Empty: the next line with text is a heading of its rank or
+            // above, or there is none.
+            let next = lines[i + 1..]
+                .iter()
+                .map(|l| l.trim())
+                .find(|l| !l.is_empty());
+            let empty = next.is_none_or(|n| {
+                let hashes = n.chars().take_while(|c| *c == '#').count();
+                hashes > 0 && hashes <= rank && n[hashes..].starts_with(' ')
+            });
+            if empty {
+                // A blank line in its place keeps the lines' numbers.
+                out.push('\n');
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// The rank of an ATX heading that names a table of contents.
+fn toc_heading(line: &str) -> Option<usize> {
+    let rank = line.chars().take_while(|c| *c == '#').count();
+    let text = line
+        .get(rank..)?
+        .strip_prefix(' ')?
+        .trim()
+        .trim_end_matches('#')
+        .trim();
+    let text = text.to_ascii_lowercase();
+    ((1..=6).contains(&rank)
+        && matches!(
+            text.as_str(),
+            "table of contents" | "table of content" | "contents" | "toc"
+        ))
+    .then_some(rank)
 }
 
 /// Whether `file` is a post: Markdown, outside the tools' folders, and not
@@ -188,6 +265,57 @@ fn site(root: &Path, options: &ImportOptions) -> Site {
     site
 }
 
+/// The import aliases of the site's tsconfig.json or jsconfig.json
+/// (`"paths": {"@/*": ["./src/*"]}`, from `baseUrl`): Astro and Vite sites
+/// write `![](@/assets/a.png)` for `src/assets/a.png`. Only aliases that
+/// stay inside the site count.
+fn aliases(root: &Path, options: &ImportOptions) -> Vec<(String, PathBuf)> {
+    let Some(config) = ["tsconfig.json", "jsconfig.json"]
+        .iter()
+        .map(|c| root.join(c))
+        .find(|p| p.is_file())
+    else {
+        return Vec::new();
+    };
+    // A settings file that is not plain JSON (comments, trailing commas)
+    // gives no aliases rather than a warning: the site's code is not ours.
+    let Ok(table) = read_settings(&config, options) else {
+        return Vec::new();
+    };
+    let Some(compiler) = frontmatter::get(&table, "compilerOptions").and_then(|v| v.as_table())
+    else {
+        return Vec::new();
+    };
+    let base = compiler
+        .get("baseUrl")
+        .and_then(|v| v.as_str())
+        .unwrap_or(".");
+    let Some(paths) = compiler.get("paths").and_then(|v| v.as_table()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (alias, targets) in paths {
+        let first = targets
+            .as_array()
+            .and_then(|t| t.first())
+            .and_then(|t| t.as_str());
+        let (Some(prefix), Some(target)) = (
+            alias.strip_suffix('*'),
+            first.and_then(|t| t.strip_suffix('*')),
+        ) else {
+            continue;
+        };
+        let folder = root.join(base).join(target);
+        if prefix.is_empty() || crate::util::inside(root, &folder).is_none() {
+            continue;
+        }
+        out.push((prefix.to_string(), folder));
+    }
+    // The longest alias first: `@/components/` before `@/`.
+    out.sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
+    out
+}
+
 /// A settings file: YAML (MkDocs) or JSON (Eleventy's data), as a table.
 fn read_settings(path: &Path, options: &ImportOptions) -> Result<toml::Table, Diagnostic> {
     if path.extension().is_some_and(|e| e == "json") {
@@ -279,10 +407,18 @@ fn read_post(
     let taken = front.body[..front.body.len() - body.len()]
         .matches('\n')
         .count();
+    let body = without_empty_toc(&body);
     let title = untitled(title, &name, &place, warnings);
     let date = front
         .first_date(
-            &["date", "pubDate", "publishDate", "published", "created"],
+            &[
+                "date",
+                "pubDate",
+                "pubDatetime",
+                "publishDate",
+                "published",
+                "created",
+            ],
             &shown,
             warnings,
         )
@@ -500,6 +636,25 @@ mod tests {
         for name in ["posts", "blog", "2024", "e", "images"] {
             assert!(!looks_like_tag(name), "{name}");
         }
+    }
+
+    #[test]
+    fn an_empty_table_of_contents_heading_goes() {
+        // AstroPaper's posts: remark-toc fills the section on the site.
+        let body = "Intro.\n\n## Table of contents\n\n## Features\n\nText.\n";
+        assert_eq!(
+            without_empty_toc(body),
+            "Intro.\n\n\n\n## Features\n\nText.\n"
+        );
+        // One the author filled, one at the end, one in code.
+        let kept = "## Contents\n\n- [A](#a)\n\n## A\n";
+        assert_eq!(without_empty_toc(kept), kept);
+        assert_eq!(without_empty_toc("Text.\n\n### TOC\n"), "Text.\n\n\n");
+        let code = "```md\n## Table of contents\n\n## A\n```\n";
+        assert_eq!(without_empty_toc(code), code);
+        // A subsection under it is its content.
+        let nested = "## Table of contents\n\n### Part\n";
+        assert_eq!(without_empty_toc(nested), nested);
     }
 
     #[test]

@@ -145,6 +145,10 @@ pub(crate) struct Layout<'a> {
     pub syntax: Syntax,
     /// The site's configuration, for `{{ site.x }}` (Jekyll's).
     pub config: Option<&'a toml::Table>,
+    /// Import aliases an image path may start with, and the folder each
+    /// stands for: Vite's and TypeScript's `@/` for `src/` (the paths of a
+    /// tsconfig.json).
+    pub aliases: Vec<(String, PathBuf)>,
 }
 
 /// The text of the value at the dotted `path` (`author.name`) of `table`,
@@ -504,7 +508,13 @@ fn images(
         }
         let path_part = dest.split(['?', '#']).next().unwrap_or("").to_string();
         let decoded = stoa_markdown::percent_decode(&path_part);
-        let candidates: Vec<PathBuf> = if let Some(rooted) = decoded.strip_prefix('/') {
+        let aliased = layout
+            .aliases
+            .iter()
+            .find_map(|(prefix, folder)| Some(folder.join(decoded.strip_prefix(prefix.as_str())?)));
+        let candidates: Vec<PathBuf> = if let Some(aliased) = aliased {
+            vec![aliased]
+        } else if let Some(rooted) = decoded.strip_prefix('/') {
             let mut c: Vec<PathBuf> = layout.static_dirs.iter().map(|d| d.join(rooted)).collect();
             if layout.syntax != Syntax::Jekyll {
                 c.push(layout.root.join("content").join(rooted));

@@ -120,6 +120,7 @@ pub fn read(source: &Path, options: &ImportOptions) -> Result<Imported, Vec<Diag
         static_dirs: vec![root.join("static")],
         syntax: Syntax::Zola,
         config: None,
+        aliases: Vec::new(),
     };
     crate::site::finish(found, site, &layout, options, warnings)
 }
