@@ -678,14 +678,19 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The text of one entry of a zip (EPUB) file.
 pub fn zip_entry(epub: &Path, name: &str) -> String {
+    String::from_utf8(zip_bytes(epub, name)).expect("utf-8 entry")
+}
+
+/// The bytes of one entry of a zip (EPUB) file.
+pub fn zip_bytes(epub: &Path, name: &str) -> Vec<u8> {
     let file = std::fs::File::open(epub).expect("open epub");
     let mut zip = zip::ZipArchive::new(file).expect("epub is a zip");
     let mut entry = zip
         .by_name(name)
         .unwrap_or_else(|_| panic!("{name} in {}", epub.display()));
-    let mut text = String::new();
-    entry.read_to_string(&mut text).expect("utf-8 entry");
-    text
+    let mut bytes = Vec::new();
+    entry.read_to_end(&mut bytes).expect("entry read");
+    bytes
 }
 
 /// The names of all entries of a zip file, in archive order.

@@ -25,6 +25,7 @@ mod fuzz;
 mod glossary;
 mod hostile;
 mod html;
+mod images;
 mod import_exports;
 mod import_folders;
 mod incremental;

@@ -57,6 +57,8 @@ pub struct BookConfig {
     pub figures: crate::figures::Figures,
     /// `[math]`: how the EPUB shows formulas.
     pub math: crate::math::Math,
+    /// `[images]`: how images are made for each output.
+    pub images: crate::images::Images,
     /// `[plugins.<name>]` tables, in the order written.
     pub plugins: Vec<PluginConfig>,
     /// A folder to look for plugins in, from `plugin-dir`.
@@ -136,6 +138,8 @@ struct Raw {
     figures: crate::figures::Figures,
     #[serde(default)]
     math: crate::math::Math,
+    #[serde(default)]
+    images: crate::images::Images,
     #[serde(default)]
     fonts: FontsConfig,
 }
@@ -284,6 +288,7 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
         crate::press::settings(file, keys, written, &raw.languages, &mut print, &mut errors);
     let bibliography = crate::cite::settings(file, raw.bibliography.as_ref(), dir, &mut errors);
     let plugins = plugin_tables(file, raw.plugins, &mut errors);
+    raw.images.check(file, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -312,6 +317,7 @@ fn validate(dir: &Path, file: &SourceFile, raw: Raw) -> Result<BookConfig, Vec<D
         bibliography,
         figures: raw.figures,
         math: raw.math,
+        images: raw.images,
         plugins,
         plugin_dir: raw.plugin_dir.map(|d| normalize(&dir.join(d))),
     })

@@ -127,6 +127,9 @@ fn load_edition(
     if !chapters.iter().any(|c| c.kind == ChapterKind::Post) {
         return Err(vec![empty_edition(config, lang)]);
     }
+    if !config.images.epub_webp {
+        deliver_webp(&mut chapters, &mut assets);
+    }
     let mut styles = Vec::new();
     if let Some(bibliography) = &config.bibliography {
         let labels = &language.labels;
@@ -182,6 +185,49 @@ fn load_edition(
             short_titles,
         },
     })
+}
+
+/// WebP images named, and typed, as the file every format is given: a
+/// JPEG for a photograph, a PNG for a lossless image or one with
+/// transparency (Kindle and older Apple Books show no WebP, and a PDF
+/// would hold one as raw pixels). The driver's image step makes the file.
+fn deliver_webp(chapters: &mut [stoa_doc::Chapter], assets: &mut [stoa_doc::Asset]) {
+    let mut renamed = std::collections::HashMap::new();
+    for asset in assets.iter_mut().filter(|a| a.media_type == "image/webp") {
+        // The header tells lossy from lossless; the image was checked whole
+        // when its post was read.
+        let Ok(bytes) = crate::limits::read_bounded(
+            std::path::Path::new(&asset.path),
+            crate::limits::MAX_IMAGE_BYTES,
+        ) else {
+            continue;
+        };
+        let Some(probe) = stoa_image::probe(&bytes) else {
+            continue;
+        };
+        let kind = stoa_image::delivered(&probe, false);
+        let stem = asset
+            .name
+            .rsplit_once('.')
+            .map_or(asset.name.as_str(), |(s, _)| s);
+        let name = format!("{stem}.{}", kind.extension());
+        renamed.insert(std::mem::replace(&mut asset.name, name.clone()), name);
+        asset.media_type = kind.media_type().to_string();
+    }
+    if renamed.is_empty() {
+        return;
+    }
+    for chapter in chapters {
+        stoa_doc::walk_inlines_mut(&mut chapter.blocks, &mut |inlines| {
+            for inline in inlines.iter_mut() {
+                if let stoa_doc::Inline::Image { url, .. } = inline
+                    && let Some(name) = renamed.get(url.as_str())
+                {
+                    url.clone_from(name);
+                }
+            }
+        });
+    }
 }
 
 /// An edition none of whose posts is written in its language would be a

@@ -7,6 +7,7 @@ pub mod cover;
 mod edition;
 pub mod figures;
 mod front;
+pub mod images;
 mod labels;
 mod lang;
 mod length;

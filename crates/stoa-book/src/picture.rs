@@ -28,8 +28,21 @@ const IMAGE_TYPES: &[&str] = &[
     "image/svg+xml",
 ];
 
+/// Whether the GIF `bytes` is animated (has a second frame).
+pub(crate) fn is_animated_gif(bytes: &[u8]) -> bool {
+    use image::AnimationDecoder;
+    image::codecs::gif::GifDecoder::new(Cursor::new(bytes))
+        .map(|d| d.into_frames().take(2).filter(Result::is_ok).count() == 2)
+        .unwrap_or(false)
+}
+
 /// Checks the image at `path`, whose name says it is `media_type`.
 pub fn check(path: &Path, media_type: &str) -> Result<(), Problem> {
+    check_bytes(path, media_type).map(drop)
+}
+
+/// [`check`], giving the bytes read.
+pub(crate) fn check_bytes(path: &Path, media_type: &str) -> Result<Vec<u8>, Problem> {
     regular_file(path, MAX_IMAGE_BYTES).map_err(|why| {
         (
             why,
@@ -51,9 +64,11 @@ pub fn check(path: &Path, media_type: &str) -> Result<(), Problem> {
                 "export it again as plain SVG".to_string(),
             )
         })?;
-        return check_svg(text);
+        check_svg(text)?;
+        return Ok(bytes);
     }
-    check_raster(&bytes, media_type)
+    check_raster(&bytes, media_type)?;
+    Ok(bytes)
 }
 
 fn check_raster(bytes: &[u8], media_type: &str) -> Result<(), Problem> {

@@ -356,7 +356,14 @@ pub fn load_post_with(
     // The chapter's own id is its slug: a heading must not take it too.
     stoa_markdown::free_id(&mut blocks, slug);
     let before = errors.len();
-    let assets = resolve_images(&file, slug, &parsed.images, roots, &mut errors);
+    let assets = resolve_images(
+        &file,
+        slug,
+        &parsed.images,
+        roots,
+        &mut errors,
+        &mut warnings,
+    );
     crate::rewrite::LineMapper::mark_added(&mut errors[before..], &added_images);
     rename_images(&mut blocks, &assets);
     if !errors.is_empty() {
@@ -476,6 +483,7 @@ fn resolve_images(
     images: &[stoa_markdown::ImageRef],
     roots: &[PathBuf],
     errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> BTreeMap<String, Asset> {
     let mut assets = BTreeMap::new();
     let dir = file.path.parent().unwrap_or(Path::new("."));
@@ -531,9 +539,23 @@ fn resolve_images(
             );
             continue;
         };
-        if let Err((why, hint)) = crate::picture::check(&real, media_type) {
-            errors.push(at(format!("the image `{}` {why}", image.url)).with_hint(hint));
-            continue;
+        match crate::picture::check_bytes(&real, media_type) {
+            Err((why, hint)) => {
+                errors.push(at(format!("the image `{}` {why}", image.url)).with_hint(hint));
+                continue;
+            }
+            Ok(bytes) if media_type == "image/gif" && crate::picture::is_animated_gif(&bytes) => {
+                warnings.push(
+                    Diagnostic::warning(format!(
+                        "the image `{}` is an animated GIF: the PDF prints its first frame",
+                        image.url
+                    ))
+                    .in_file(&file.display)
+                    .at(image.pos.line, image.pos.column)
+                    .with_hint("if another frame tells more, save it as a PNG for the book"),
+                );
+            }
+            Ok(_) => {}
         }
         let file_name = real
             .file_name()
@@ -750,6 +772,33 @@ mod tests {
             panic!()
         };
         assert!(matches!(&content[0], Inline::Image { url, .. } if url == "images/p/1-fig.png"));
+    }
+
+    #[test]
+    fn an_animated_gif_is_told_to_print_its_first_frame() {
+        use image::{Delay, Frame, RgbaImage, codecs::gif::GifEncoder};
+        let dir = tempfile::tempdir().unwrap();
+        let mut gif = Vec::new();
+        {
+            let mut encoder = GifEncoder::new(&mut gif);
+            for shade in [0u8, 255] {
+                let frame = RgbaImage::from_pixel(4, 4, image::Rgba([shade, 0, 0, 255]));
+                let delay = Delay::from_numer_denom_ms(100, 1);
+                encoder
+                    .encode_frame(Frame::from_parts(frame, 0, 0, delay))
+                    .unwrap();
+            }
+        }
+        std::fs::write(dir.path().join("spin.gif"), &gif).unwrap();
+        let path = write(dir.path(), b"+++\ntitle = \"t\"\n+++\n\n![a](spin.gif)\n");
+        let post = load_post(&path, "p", &[dir.path().to_path_buf()]).unwrap();
+        assert_eq!(post.warnings.len(), 1, "{:?}", post.warnings);
+        let warning = post.warnings[0].to_string();
+        assert!(
+            warning.contains("`spin.gif` is an animated GIF"),
+            "{warning}"
+        );
+        assert_eq!(post.warnings[0].line, Some(5));
     }
 
     #[test]

@@ -257,6 +257,7 @@ mod tests {
             bibliography: None,
             figures: Default::default(),
             math: Default::default(),
+            images: Default::default(),
             plugins: vec![PluginConfig {
                 name: "glossary".into(),
                 settings: serde_json::json!({"first-use": "x", "headng": "y"}),

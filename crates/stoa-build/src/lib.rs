@@ -31,9 +31,11 @@
 //!    ([`load::Loading::load`]), and learnt by the plan
 //!    ([`plan::Plan::learn`]); twice: the stale editions, then those whose
 //!    links to them changed ([`plan::Plan::settle_pending`]).
-//! 6. **Prepare** (`prepare`): per edition, once for all formats
+//! 6. **Prepare** (`prepare`, `images`): per edition, once for all formats
 //!    ([`prepare::prepare_with`]): the notes plan, the id index, the theme,
-//!    the cover (kept in the build cache by what it is drawn from).
+//!    the cover (kept in the build cache by what it is drawn from), and
+//!    each image made as each stale format shows it (kept in the build
+//!    cache by its bytes and what was made of it).
 //! 7. **Render** (`render`, `jobs`): each stale format of each edition
 //!    ([`render::render_all`]), the formats that map pages (the PDF) first,
 //!    the others marking the print pages with their map; each file staged
@@ -58,6 +60,7 @@ mod covers;
 mod diagnostics;
 mod driver;
 mod guard;
+mod images;
 mod jobs;
 mod keys;
 #[cfg(test)]

@@ -23,6 +23,9 @@ pub(crate) struct Prepared<'a> {
     /// The formulas drawn as images, when book.toml asks for them
     /// (`[math] epub = "svg"`) and a format of this build shows them.
     formulas: Option<FormulaImages>,
+    /// The images made for each format being made (the image step), by
+    /// format name.
+    images: std::collections::HashMap<&'static str, stoa_render::MadeImages>,
 }
 
 impl Prepared<'_> {
@@ -45,6 +48,7 @@ impl Prepared<'_> {
             .filter(|_| renderer.shows_formula_images());
         self.shared_context(options, pages)
             .with_formula_images(images)
+            .with_images(self.images.get(renderer.name()))
     }
 
     fn shared_context<'p>(
@@ -94,7 +98,8 @@ pub(crate) fn prepare<'a>(
     } else {
         CoverPlan::Skip
     };
-    prepare_with(options, config, edition, cover, &options.formats)
+    // A check writes nothing: it reads the images as they are.
+    prepare_as(options, config, edition, cover, &options.formats, false)
 }
 
 /// [`prepare`], with the cover as `cover` says, for the formats `making`
@@ -106,6 +111,19 @@ pub(crate) fn prepare_with<'a>(
     cover: CoverPlan,
     making: &[&str],
 ) -> Result<Prepared<'a>, Vec<Diagnostic>> {
+    prepare_as(options, config, edition, cover, making, true)
+}
+
+/// [`prepare_with`], with the images made for the formats (the image
+/// step) when `make_images` says.
+fn prepare_as<'a>(
+    options: &BuildOptions,
+    config: &'a BookConfig,
+    edition: &'a Edition,
+    cover: CoverPlan,
+    making: &[&str],
+    make_images: bool,
+) -> Result<Prepared<'a>, Vec<Diagnostic>> {
     let mut prepared = Prepared {
         config,
         edition,
@@ -116,6 +134,7 @@ pub(crate) fn prepare_with<'a>(
         cover_key: None,
         alternates: Vec::new(),
         formulas: None,
+        images: std::collections::HashMap::new(),
     };
     if let (CoverPlan::Draw(stored), Some(painter)) = (cover, options.renderers.cover_painter()) {
         let _t = crate::timings::phase(|| format!("  cover {}", prepared.stem()));
@@ -126,6 +145,9 @@ pub(crate) fn prepare_with<'a>(
         prepared.cover_key = key;
     }
     prepared.formulas = formula_images(options, &prepared, making)?;
+    if make_images {
+        prepared.images = crate::images::make_all(options, config, edition, making)?;
+    }
     Ok(prepared)
 }
 

@@ -15,7 +15,8 @@ use stoa_doc::{
     Block, Book, Chapter, ChapterKind, Diagnostic, Inline, Role, for_each_block, for_each_inline,
     inlines_text,
 };
-use stoa_render::{Format, Output, RenderContext, Rendered, Renderer};
+use stoa_render::stoa_image::Target as ImageTarget;
+use stoa_render::{Format, ImageSettings, Output, RenderContext, Rendered, Renderer};
 use stoa_xhtml::{Flavor, Markup};
 
 /// The EPUB renderer: the theme's `epub.css` and the plugins' EPUB styles,
@@ -25,6 +26,11 @@ pub struct EpubRenderer;
 impl Renderer for EpubRenderer {
     fn name(&self) -> &'static str {
         Format::Epub.name()
+    }
+
+    /// Images for a screen: see [`ImageSettings::screen`].
+    fn image_target(&self, _book: &Book, settings: &ImageSettings) -> Option<ImageTarget> {
+        Some(settings.screen())
     }
 
     fn label(&self) -> &'static str {
@@ -101,11 +107,13 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> 
     let mut page_list = Vec::new();
     epub.stylesheet(stylesheet(book, theme_css).as_bytes())?;
     for asset in &book.assets {
-        let bytes = std::fs::read(&asset.path).map_err(|e| epub_builder::Error::IoError {
-            msg: format!("cannot read {}", asset.path),
+        // The image as the image step made it for reading systems.
+        let (path, media_type) = ctx.image_file(asset);
+        let bytes = std::fs::read(path).map_err(|e| epub_builder::Error::IoError {
+            msg: format!("cannot read {}", path.display()),
             cause: e,
         })?;
-        epub.add_resource(&asset.name, bytes.as_slice(), asset.media_type.as_str())?;
+        epub.add_resource(&asset.name, bytes.as_slice(), media_type)?;
     }
     // Formulas drawn as images (book.toml's `[math] epub = "svg"`), named
     // as the chapters name them.

@@ -12,7 +12,8 @@ mod languages;
 mod pages;
 
 use stoa_doc::{Book, Diagnostic};
-use stoa_render::{Format, Output, RenderContext, Rendered, Renderer};
+use stoa_render::stoa_image::Target as ImageTarget;
+use stoa_render::{Format, ImageSettings, Output, RenderContext, Rendered, Renderer};
 use stoa_xhtml::{Flavor, Markup};
 
 /// The web edition's renderer.
@@ -21,6 +22,11 @@ pub struct HtmlRenderer;
 impl Renderer for HtmlRenderer {
     fn name(&self) -> &'static str {
         Format::Html.name()
+    }
+
+    /// Images for a screen: see [`ImageSettings::screen`].
+    fn image_target(&self, _book: &Book, settings: &ImageSettings) -> Option<ImageTarget> {
+        Some(settings.screen())
     }
 
     fn label(&self) -> &'static str {
@@ -117,10 +123,11 @@ pub fn render_site(
         files.push((COVER.to_string(), png.to_vec()));
     }
     for asset in &book.assets {
-        let bytes = std::fs::read(&asset.path).map_err(|e| {
+        let (path, _) = ctx.image_file(asset);
+        let bytes = std::fs::read(path).map_err(|e| {
             vec![Diagnostic::error(format!(
                 "cannot read the image {}: {e}",
-                asset.path
+                path.display()
             ))]
         })?;
         files.push((asset.name.clone(), bytes));

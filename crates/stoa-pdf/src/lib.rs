@@ -31,7 +31,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use stoa_doc::{Book, Diagnostic, IdIndex, Inline, NotesPlan, for_each_block, for_each_inline};
-use stoa_render::{Format, Output, RenderContext, Rendered, Renderer, Theme};
+use stoa_render::stoa_image::Target as ImageTarget;
+use stoa_render::{Format, ImageSettings, Output, RenderContext, Rendered, Renderer, Theme};
 use typst::diag::{SourceDiagnostic, Warned};
 use typst::foundations::{Datetime, Smart};
 use typst::utils::Scalar;
@@ -55,6 +56,29 @@ pub struct PdfRenderer;
 impl Renderer for PdfRenderer {
     fn name(&self) -> &'static str {
         Format::Pdf.name()
+    }
+
+    /// Images at the density the page wants where they are placed (at
+    /// most the measure wide): a print job's 300 ppi, else the reader's
+    /// `[images] pdf-ppi`; never more pixels than the file has.
+    fn image_target(&self, book: &Book, settings: &ImageSettings) -> Option<ImageTarget> {
+        let p = &book.print;
+        let measure_mm = p.width_mm - p.inner_mm - p.outer_mm;
+        let ppi = if p.press.is_some() {
+            preflight::PRINT_DPI
+        } else {
+            settings.pdf_ppi
+        };
+        (measure_mm.is_finite() && measure_mm > 0.0).then(|| ImageTarget {
+            max_side: None,
+            max_pixels: None,
+            placement: Some(stoa_render::stoa_image::Placement {
+                measure_in: measure_mm / 25.4,
+                ppi,
+            }),
+            keep_webp: false,
+            jpeg_quality: settings.jpeg_quality,
+        })
     }
 
     fn label(&self) -> &'static str {
@@ -279,6 +303,8 @@ struct Job<'a> {
     book: &'a Book,
     theme: &'a Theme,
     roots: &'a [PathBuf],
+    /// The images made for the PDF (see [`Renderer::image_target`]).
+    images: Option<&'a stoa_render::MadeImages>,
 }
 
 impl<'a> Job<'a> {
@@ -287,6 +313,7 @@ impl<'a> Job<'a> {
             book: ctx.book,
             theme: ctx.theme,
             roots: ctx.roots,
+            images: ctx.images,
         }
     }
 
@@ -334,7 +361,7 @@ impl<'a> Job<'a> {
         let theme = checked_theme(self.theme)?;
         // The cover shows no images of the posts, so a bad one must not stop it.
         let mut assets = match generated.parts {
-            Parts::Book => checked_assets(self.book, self.roots)?,
+            Parts::Book => checked_assets(self.book, self.roots, self.images)?,
             Parts::Cover => HashMap::new(),
         };
         if let Some(image) = &self.book.print.cover.image {
@@ -495,6 +522,7 @@ fn book_date(book: &Book) -> Option<Datetime> {
 fn checked_assets(
     book: &Book,
     roots: &[PathBuf],
+    images: Option<&stoa_render::MadeImages>,
 ) -> Result<HashMap<String, PathBuf>, Vec<Diagnostic>> {
     let roots: Vec<PathBuf> = roots.iter().filter_map(|r| r.canonicalize().ok()).collect();
     let by_name: HashMap<&str, usize> = book
@@ -515,6 +543,12 @@ fn checked_assets(
             continue;
         };
         let asset = &book.assets[index];
+        // An image the image step made is stoa's own file, made from one
+        // it checked.
+        if let Some(made) = images.and_then(|m| m.get(&asset.name)) {
+            map.insert(asset_vpath(index, &asset.name), made.path.clone());
+            continue;
+        }
         match inside_roots(Path::new(&asset.path), &roots) {
             Ok(real) => {
                 map.insert(asset_vpath(index, &asset.name), real);

@@ -17,7 +17,7 @@ use typst_layout::{Page, PagedDocument};
 use crate::wrap::Wrap;
 
 /// The resolution printers ask for, in dots per inch.
-const DPI: f64 = 300.0;
+pub(crate) const PRINT_DPI: f64 = 300.0;
 /// How near a page edge (in pt) an image counts as touching it.
 const EDGE_PT: f64 = 0.5;
 
@@ -415,10 +415,10 @@ fn resolution(p: &Placed, name: &str) -> Option<Diagnostic> {
         return None;
     }
     let dpi = (f64::from(raster.width()) / w_in).min(f64::from(raster.height()) / h_in);
-    if dpi >= DPI - 0.5 {
+    if dpi >= PRINT_DPI - 0.5 {
         return None;
     }
-    let needed = (w_in * DPI - 1e-6).ceil();
+    let needed = (w_in * PRINT_DPI - 1e-6).ceil();
     Some(Diagnostic::warning(format!(
         "{name} is placed at {} × {} in, {} dpi; the printer wants 300: use an image at least {needed} px wide",
         inches(w_in),

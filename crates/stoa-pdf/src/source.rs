@@ -54,8 +54,12 @@ pub(crate) struct Generated {
 /// Names from the book never become paths: an index cannot climb out of `/assets/`.
 pub(crate) fn asset_vpath(index: usize, name: &str) -> String {
     let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
-    if !ext.is_empty() && ext.len() <= 5 && ext.chars().all(|c| c.is_ascii_alphanumeric()) {
-        format!("/assets/{index}.{}", ext.to_ascii_lowercase())
+    // A raster image's kind is told by Typst from its bytes: the file read
+    // may be one the image step made in another format (a WebP given as
+    // JPEG), or, in a check, the WebP a JPEG's name stands for. A drawing
+    // keeps its extension: an SVG is text, told by its name.
+    if ext.eq_ignore_ascii_case("svg") {
+        format!("/assets/{index}.svg")
     } else {
         format!("/assets/{index}")
     }

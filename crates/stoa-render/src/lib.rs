@@ -14,6 +14,8 @@ pub use registry::Renderers;
 use std::path::PathBuf;
 pub use stoa_doc::Format;
 use stoa_doc::{Book, Diagnostic, IdIndex, Inline, NotesPlan};
+/// Images made for each output (for [`Renderer::image_target`]).
+pub use stoa_image;
 pub use stoa_theme::Theme;
 
 /// One edition (a book in one language), ready to render. Made with
@@ -53,7 +55,25 @@ pub struct RenderContext<'a> {
     /// in place of MathML and this renderer
     /// [shows them](Renderer::shows_formula_images); `None`: MathML.
     pub formula_images: Option<&'a FormulaImages>,
+    /// The book's images as this renderer takes them, made by the driver's
+    /// image step ([`Renderer::image_target`]), by asset name; an asset
+    /// without one is used as it is.
+    pub images: Option<&'a MadeImages>,
 }
+
+/// An image made for one renderer (scaled, or in another format): a file
+/// of the build cache, made by stoa from an asset already checked to lie
+/// inside the book's folders.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MadeImage {
+    /// The file.
+    pub path: PathBuf,
+    /// Its media type.
+    pub media_type: &'static str,
+}
+
+/// The images made for one renderer, by asset name.
+pub type MadeImages = std::collections::HashMap<String, MadeImage>;
 
 /// A formula drawn as an image, for reading systems that render no
 /// MathML: the SVG the print edition's typesetting makes of it, vector
@@ -112,7 +132,28 @@ impl<'a> RenderContext<'a> {
             alternates: &[],
             layout,
             formula_images: None,
+            images: None,
         }
+    }
+
+    /// With the book's images as this renderer takes them.
+    pub fn with_images(mut self, images: Option<&'a MadeImages>) -> Self {
+        self.images = images;
+        self
+    }
+
+    /// The file to read for `asset` and its media type: the image made
+    /// for this renderer, else the asset's own file.
+    pub fn image_file(&self, asset: &'a stoa_doc::Asset) -> (&'a std::path::Path, &'a str) {
+        match self.images.and_then(|m| m.get(&asset.name)) {
+            Some(made) => (&made.path, made.media_type),
+            None => (std::path::Path::new(&asset.path), &asset.media_type),
+        }
+    }
+
+    /// Whether `asset`'s file is one the image step made.
+    pub fn is_made(&self, asset: &stoa_doc::Asset) -> bool {
+        self.images.is_some_and(|m| m.contains_key(&asset.name))
     }
 
     /// With the book's formulas drawn as images, in place of MathML.
@@ -397,6 +438,35 @@ impl Output {
     }
 }
 
+/// book.toml's `[images]`, as a renderer's [`Renderer::image_target`]
+/// reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ImageSettings {
+    /// The most pixels per inch an image keeps in the reader's PDF.
+    pub pdf_ppi: f64,
+    /// The quality of a JPEG made (1–100).
+    pub jpeg_quality: u8,
+    /// The EPUB and the web edition keep WebP.
+    pub keep_webp: bool,
+}
+
+impl ImageSettings {
+    /// What a screen's reading system takes (the EPUB, the web edition):
+    /// at most 4 million pixels, Apple Books' limit for an image (Apple
+    /// Books Asset Guide), and 3,200 pixels on the long side, more than
+    /// the widest tablet shows; JPEG and PNG, which every reading system
+    /// shows (WebP only when the book keeps it).
+    pub fn screen(&self) -> stoa_image::Target {
+        stoa_image::Target {
+            max_side: Some(3200),
+            max_pixels: Some(4_000_000),
+            placement: None,
+            keep_webp: self.keep_webp,
+            jpeg_quality: self.jpeg_quality,
+        }
+    }
+}
+
 /// An output format's writer. Implementations must be safe to call from
 /// many threads at once (the driver renders editions in parallel) and must
 /// never read outside the theme and the [`RenderContext::roots`].
@@ -448,6 +518,15 @@ pub trait Renderer: Sync {
 
     /// Renders one edition.
     fn render(&self, ctx: &RenderContext) -> Result<Rendered, Vec<Diagnostic>>;
+
+    /// What this renderer's images must be (their largest size, or their
+    /// placement on a page, and the kinds it takes) with book.toml's
+    /// `[images]` as `settings` says: the driver's image step makes each
+    /// image that is not, into [`RenderContext::images`]. `None` (the
+    /// default): every image as it is.
+    fn image_target(&self, _book: &Book, _settings: &ImageSettings) -> Option<stoa_image::Target> {
+        None
+    }
 
     /// Checks a plugin's raw output for this format (a `raw` block, or a
     /// raw inline when `inline`): `Err` says what is wrong with it. The

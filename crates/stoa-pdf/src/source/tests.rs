@@ -419,7 +419,7 @@ fn the_authors_cover_image_reaches_the_theme_as_a_virtual_path() {
     b.print.cover.image = Some("/home/a/My Book/Cover \"1\".JPG".into());
     let source = generate(&b, &NotesPlan::of(&b), &IdIndex::of(&b), Parts::Cover).source;
     assert!(
-        source.contains("ornament: \"rule\", image: \"/assets/cover.jpg\")"),
+        source.contains("ornament: \"rule\", image: \"/assets/cover\")"),
         "{source}"
     );
     assert!(

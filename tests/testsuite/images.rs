@@ -1,0 +1,175 @@
+//! Images made for each output (issue 51), on tests/fixtures/v1/images: a
+//! camera's 6-megapixel JPEG, a lossy and a lossless WebP, a wide
+//! screenshot and a small JPEG. In the reader's PDF each image keeps at
+//! most 200 ppi where it is placed, in print 300; the EPUB and the web
+//! edition hold JPEG and PNG of at most 4 megapixels; an image already
+//! right passes untouched; a second build decodes nothing again.
+
+use crate::prelude::*;
+use std::path::{Path, PathBuf};
+use stoa_render::stoa_image::{Kind, probe};
+
+/// One line of `pdfimages -list`: width, height and the density (x) of
+/// each image (alpha masks left out).
+fn pdf_images(pdf: &Path) -> Vec<(u32, u32, f64)> {
+    tool("pdfimages", &["-list"], pdf)
+        .lines()
+        .skip(2)
+        .filter(|l| l.split_whitespace().nth(2) == Some("image"))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (
+                f[3].parse().unwrap(),
+                f[4].parse().unwrap(),
+                f[12].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn source(name: &str) -> Vec<u8> {
+    std::fs::read(fixture("images/books/posts/pictures").join(name)).unwrap()
+}
+
+#[test]
+fn the_readers_pdf_keeps_200_ppi_where_each_image_is_placed() {
+    let built = build_fixture("images/books", &["--book", "photos", "-f", "pdf"]);
+    let images = pdf_images(&built.dist.join("photos/photos-en.pdf"));
+    assert_eq!(images.len(), 5, "{images:?}");
+    // The camera's photograph, the two WebP and the screenshot fill the
+    // measure (4.1 in) at 200 ppi, never more ...
+    for &(width, _, ppi) in &images[..4] {
+        assert!((199.0..=201.0).contains(&ppi), "{images:?}");
+        assert!(width < 900, "{images:?}");
+    }
+    // ... the small picture (480 px) has fewer pixels than that: never
+    // scaled up.
+    assert_eq!((images[4].0, images[4].1), (480, 320), "{images:?}");
+}
+
+#[test]
+fn print_keeps_300_ppi_and_the_preflight_still_reports_low_resolution() {
+    let built = build_fixture("images/books", &["--book", "print", "-f", "pdf"]);
+    let images = pdf_images(&built.dist.join("print/print-en-print.pdf"));
+    assert_eq!(images.len(), 5, "{images:?}");
+    for &(_, _, ppi) in [&images[0], &images[1], &images[3]] {
+        assert!((299.0..=301.0).contains(&ppi), "{images:?}");
+    }
+    // The logo (900 px) has fewer pixels than 300 ppi asks: as it is.
+    assert_eq!((images[2].0, images[2].1), (900, 600), "{images:?}");
+    // The preflight judges the images the author gave: the small picture
+    // and the logo are below 300 dpi, the camera's photograph is not.
+    let project = kept_until_exit(project_from(&fixture("images/books")));
+    let out = stoa(&project, &["check", "--print", "--book", "print"]);
+    let log = output_text(&out);
+    assert!(log.contains("small.jpg is placed at"), "{log}");
+    assert!(log.contains("logo.webp is placed at"), "{log}");
+    assert!(!log.contains("camera.jpg"), "{log}");
+}
+
+#[test]
+fn the_epub_holds_jpeg_and_png_of_at_most_4_megapixels() {
+    let built = build_fixture("images/books", &["--book", "photos", "-f", "epub"]);
+    let epub = built.dist.join("photos/photos-en.epub");
+    let failures = epubcheck(std::slice::from_ref(&epub));
+    assert!(failures.is_empty(), "{failures:#?}");
+    let named = |name: &str| zip_bytes(&epub, &format!("OEBPS/images/pictures/{name}"));
+    // The camera's 3000 × 2000 photograph: scaled to 4 megapixels.
+    let camera = probe(&named("1-camera.jpg")).unwrap();
+    assert_eq!(camera.kind, Kind::Jpeg);
+    assert!(
+        camera.pixels() <= 4_000_000 && camera.width > 2400,
+        "{camera:?}"
+    );
+    // WebP: a photograph becomes JPEG, a logo with transparency PNG, named
+    // and typed so in the package.
+    assert_eq!(probe(&named("2-web-photo.jpg")).unwrap().kind, Kind::Jpeg);
+    let logo = probe(&named("3-logo.png")).unwrap();
+    assert_eq!((logo.kind, logo.alpha), (Kind::Png, true));
+    let opf = zip_entry(&epub, "OEBPS/content.opf");
+    assert!(!opf.contains("webp"), "{opf}");
+    assert!(
+        opf.contains("media-type=\"image/jpeg\" id=\"id_images_pictures_2-web-photo.jpg\""),
+        "{opf}"
+    );
+    // Right as they are: the very same bytes.
+    assert_eq!(named("4-screenshot.png"), source("screenshot.png"));
+    assert_eq!(named("5-small.jpg"), source("small.jpg"));
+    let page = zip_entry(&epub, "OEBPS/pictures.xhtml");
+    assert!(
+        page.contains("src=\"images/pictures/2-web-photo.jpg\""),
+        "{page}"
+    );
+}
+
+#[test]
+fn a_book_may_keep_webp_in_its_epub() {
+    let project = kept_until_exit(project_from(&fixture("images/books")));
+    let toml = project.join("books/photos/book.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, format!("{text}\n[images]\nepub-webp = true\n")).unwrap();
+    let out = stoa(
+        &project,
+        &["build", "--book", "photos", "-f", "epub", "-f", "pdf"],
+    );
+    assert!(out.status.success(), "{}", output_text(&out));
+    let epub = project.join("dist/photos/photos-en.epub");
+    assert_eq!(
+        zip_bytes(&epub, "OEBPS/images/pictures/2-web-photo.webp"),
+        source("web-photo.webp")
+    );
+    // The PDF is still given JPEG: a WebP would be raw pixels in it.
+    let images = tool(
+        "pdfimages",
+        &["-list"],
+        &project.join("dist/photos/photos-en.pdf"),
+    );
+    assert_eq!(
+        images.lines().nth(3).unwrap().split_whitespace().nth(8),
+        Some("jpeg"),
+        "{images}"
+    );
+}
+
+/// The files of the image step's cache, with their modification times.
+fn kept_images(dist: &Path) -> Vec<(PathBuf, std::time::SystemTime)> {
+    let dir = dist.join(".cache/stoa/images");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| {
+            let e = e.unwrap();
+            (e.path(), e.metadata().unwrap().modified().unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_second_build_reuses_what_was_made_and_rebuilds_are_identical() {
+    let project = kept_until_exit(project_from(&fixture("images/books")));
+    let build = |out: &str| {
+        let result = stoa(&project, &["build", "--book", "photos", "--out", out]);
+        assert!(result.status.success(), "{}", output_text(&result));
+    };
+    build("one");
+    let made = kept_images(&project.join("one"));
+    // The camera's photograph for the EPUB and the PDF, the two WebP for
+    // both, the screenshot for the PDF.
+    assert_eq!(made.len(), 7, "{made:?}");
+    // An edit of the text: the edition is made again, its images are not.
+    let post = project.join("books/posts/pictures/en.md");
+    let text = std::fs::read_to_string(&post).unwrap();
+    std::fs::write(&post, text.replace("A small picture", "A small photograph")).unwrap();
+    build("one");
+    assert_eq!(kept_images(&project.join("one")), made);
+    // A build elsewhere makes the same files.
+    build("two");
+    for file in ["photos/photos-en.epub", "photos/photos-en.pdf"] {
+        assert_eq!(
+            std::fs::read(project.join("one").join(file)).unwrap(),
+            std::fs::read(project.join("two").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+}
