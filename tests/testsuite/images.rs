@@ -103,6 +103,34 @@ fn the_epub_holds_jpeg_and_png_of_at_most_4_megapixels() {
 }
 
 #[test]
+fn the_web_edition_says_each_images_size_and_offers_phones_a_smaller_copy() {
+    let built = build_fixture("images/books", &["--book", "photos", "-f", "html"]);
+    let web = built.dist.join("photos/en");
+    let page = std::fs::read_to_string(web.join("pictures.html")).unwrap();
+    // The camera's photograph: 4 megapixels, and a copy 800 px wide.
+    assert!(
+        page.contains(
+            "<img src=\"images/pictures/1-camera.jpg\" srcset=\"images/pictures/1-camera-800w.jpg 800w, \
+             images/pictures/1-camera.jpg 2449w\" sizes=\"(max-width: 42em) 100vw, 40em\""
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("width=\"2449\" height=\"1633\" loading=\"lazy\""),
+        "{page}"
+    );
+    let small =
+        probe(&std::fs::read(web.join("images/pictures/1-camera-800w.jpg")).unwrap()).unwrap();
+    assert_eq!((small.kind, small.width), (Kind::Jpeg, 800));
+    // The small picture (480 px) needs no copy: its size only.
+    assert!(
+        page.contains("<img src=\"images/pictures/5-small.jpg\" alt=\"A small field of circles\" width=\"480\" height=\"320\" loading=\"lazy\""),
+        "{page}"
+    );
+    assert!(!web.join("images/pictures/5-small-480w.jpg").exists());
+}
+
+#[test]
 fn a_book_may_keep_webp_in_its_epub() {
     let project = kept_until_exit(project_from(&fixture("images/books")));
     let toml = project.join("books/photos/book.toml");
@@ -154,9 +182,10 @@ fn a_second_build_reuses_what_was_made_and_rebuilds_are_identical() {
     };
     build("one");
     let made = kept_images(&project.join("one"));
-    // The camera's photograph for the EPUB and the PDF, the two WebP for
-    // both, the screenshot for the PDF.
-    assert_eq!(made.len(), 7, "{made:?}");
+    // For the EPUB and the web edition alike: the camera's photograph and
+    // the two WebP; for the PDF those and the screenshot; and the web's
+    // copies 800 px wide of all four.
+    assert_eq!(made.len(), 11, "{made:?}");
     // An edit of the text: the edition is made again, its images are not.
     let post = project.join("books/posts/pictures/en.md");
     let text = std::fs::read_to_string(&post).unwrap();

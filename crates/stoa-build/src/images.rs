@@ -119,44 +119,90 @@ fn make_one(
         return Ok(out);
     };
     for (format, target) in targets {
-        let plan = stoa_image::plan(&probe, target);
-        let Plan::Make { kind, .. } = plan else {
-            continue;
+        let made = match stoa_image::plan(&probe, target) {
+            Plan::Keep => None,
+            plan => Some(make_kept(out_dir, &bytes, &plan, target, budget, &failed)?),
         };
-        let mut h = Hasher::new("image");
-        h.str(MAKER_VERSION)
-            .bytes(&bytes)
-            .str(&format!("{plan:?}"))
-            .str(&target.jpeg_quality.to_string());
-        let key = h.finish();
-        let path = out_dir
-            .join(CACHE_DIR)
-            .join(IMAGES_DIR)
-            .join(format!("{key}.{}", kind.extension()));
-        if !is_kept(&path, kind) {
-            let _held = budget.hold(probe.pixels());
-            let made = stoa_image::make(&bytes, &plan, target.jpeg_quality)
-                .map_err(|e| failed(e.to_string()))?
-                .expect("a plan that makes a file");
-            crate::output::write_atomically(&path, &made.bytes).map_err(|e| {
-                Diagnostic::error(format!(
-                    "cannot keep the image made of {} in {}: {e}",
-                    asset.path,
-                    path.display()
-                ))
-                .with_hint("check the permissions of the output folder and of its .cache folder")
-            })?;
-        }
+        let (width, height) = match &made {
+            Some((_, plan)) => planned_size(plan),
+            None => probe.shown(),
+        };
+        // A smaller copy for a web page's srcset, when the image is wider.
+        let smaller = match target.smaller() {
+            Some(small) => match stoa_image::plan(&probe, &small) {
+                plan @ Plan::Make { width: w, .. } if w < width => {
+                    let (path, _) = make_kept(out_dir, &bytes, &plan, &small, budget, &failed)?;
+                    Some((path, w))
+                }
+                _ => None,
+            },
+            None => None,
+        };
+        let media_type = match &made {
+            Some((_, Plan::Make { kind, .. })) => kind.media_type(),
+            _ => probe.kind.media_type(),
+        };
         out.push((
             *format,
             asset.name.clone(),
             MadeImage {
-                path,
-                media_type: kind.media_type(),
+                path: made.map(|(path, _)| path),
+                media_type,
+                width,
+                height,
+                smaller,
             },
         ));
     }
     Ok(out)
+}
+
+/// The file `plan` makes of `bytes`: taken from the cache when it holds
+/// it, else made now (within the pixel budget) and kept there.
+fn make_kept(
+    out_dir: &Path,
+    bytes: &[u8],
+    plan: &Plan,
+    target: &Target,
+    budget: &Budget,
+    failed: &dyn Fn(String) -> Diagnostic,
+) -> Result<(PathBuf, Plan), Diagnostic> {
+    let Plan::Make { kind, .. } = *plan else {
+        unreachable!("only a plan that makes a file is made");
+    };
+    let mut h = Hasher::new("image");
+    h.str(MAKER_VERSION)
+        .bytes(bytes)
+        .str(&format!("{plan:?}"))
+        .str(&target.jpeg_quality.to_string());
+    let key = h.finish();
+    let path = out_dir
+        .join(CACHE_DIR)
+        .join(IMAGES_DIR)
+        .join(format!("{key}.{}", kind.extension()));
+    if !is_kept(&path, kind) {
+        let pixels = stoa_image::probe(bytes).map_or(1, |p| p.pixels());
+        let _held = budget.hold(pixels);
+        let made = stoa_image::make(bytes, plan, target.jpeg_quality)
+            .map_err(|e| failed(e.to_string()))?
+            .ok_or_else(|| failed("was not made".into()))?;
+        crate::output::write_atomically(&path, &made.bytes).map_err(|e| {
+            Diagnostic::error(format!(
+                "cannot keep an image made in {}: {e}",
+                path.display()
+            ))
+            .with_hint("check the permissions of the output folder and of its .cache folder")
+        })?;
+    }
+    Ok((path, *plan))
+}
+
+/// The size a plan makes.
+fn planned_size(plan: &Plan) -> (u32, u32) {
+    match *plan {
+        Plan::Make { width, height, .. } => (width, height),
+        Plan::Keep => (0, 0),
+    }
 }
 
 fn is_raster(media_type: &str) -> bool {

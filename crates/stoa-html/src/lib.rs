@@ -24,9 +24,10 @@ impl Renderer for HtmlRenderer {
         Format::Html.name()
     }
 
-    /// Images for a screen: see [`ImageSettings::screen`].
+    /// Images for a screen, and a smaller copy for phones: see
+    /// [`ImageSettings::web`].
     fn image_target(&self, _book: &Book, settings: &ImageSettings) -> Option<ImageTarget> {
-        Some(settings.screen())
+        Some(settings.web())
     }
 
     fn label(&self) -> &'static str {
@@ -95,7 +96,9 @@ pub fn render_site(
 ) -> Result<Vec<(String, Vec<u8>)>, Vec<Diagnostic>> {
     let book = ctx.book;
     check_names(book)?;
-    let markup = Markup::new(book, ctx.notes, ctx.ids, Flavor::Html).with_pages(ctx.pages);
+    let markup = Markup::new(book, ctx.notes, ctx.ids, Flavor::Html)
+        .with_pages(ctx.pages)
+        .with_images(ctx.images);
     let cover = ctx.cover_png.map(|png| pages::Cover {
         file: COVER,
         size: png_size(png),
@@ -122,15 +125,25 @@ pub fn render_site(
     if let Some(png) = ctx.cover_png {
         files.push((COVER.to_string(), png.to_vec()));
     }
-    for asset in &book.assets {
-        let (path, _) = ctx.image_file(asset);
-        let bytes = std::fs::read(path).map_err(|e| {
+    let read = |path: &std::path::Path| {
+        std::fs::read(path).map_err(|e| {
             vec![Diagnostic::error(format!(
                 "cannot read the image {}: {e}",
                 path.display()
             ))]
-        })?;
-        files.push((asset.name.clone(), bytes));
+        })
+    };
+    for asset in &book.assets {
+        let (path, _) = ctx.image_file(asset);
+        files.push((asset.name.clone(), read(path)?));
+        // The smaller copy its page offers phones (`srcset`).
+        let smaller = ctx
+            .images
+            .and_then(|m| m.get(&asset.name))
+            .and_then(|made| made.smaller.as_ref());
+        if let Some((path, width)) = smaller {
+            files.push((stoa_render::smaller_name(&asset.name, *width), read(path)?));
+        }
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
     // The last gate: a page of stoa's own making that links nowhere or

@@ -10,10 +10,12 @@
 
 mod density;
 mod encode;
+mod wrap;
 
 use std::io::Cursor;
 
 pub use encode::Made;
+pub use wrap::in_svg;
 
 /// The kinds of image a book holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,9 +76,9 @@ pub struct Probe {
     pub alpha: bool,
     /// A WebP compressed with loss (a photograph), not losslessly.
     pub lossy: bool,
-    /// The EXIF orientation turns it a quarter (width and height swap
-    /// when shown).
-    pub turned: bool,
+    /// Its EXIF orientation, 1 to 8 (1: as stored; 5 to 8 turn it a
+    /// quarter, so that width and height swap when shown).
+    pub orientation: u8,
     /// The pixel density it says it has (EXIF, JFIF or PNG's pHYs), as
     /// Typst reads it: what sets its natural size on a page.
     pub dpi: Option<f64>,
@@ -85,7 +87,7 @@ pub struct Probe {
 impl Probe {
     /// Its size in pixels as shown (after the EXIF rotation).
     pub fn shown(&self) -> (u32, u32) {
-        if self.turned {
+        if self.orientation >= 5 {
             (self.height, self.width)
         } else {
             (self.width, self.height)
@@ -108,7 +110,7 @@ pub fn probe(bytes: &[u8]) -> Option<Probe> {
             height: 0,
             alpha: true,
             lossy: false,
-            turned: false,
+            orientation: 1,
             dpi: None,
         });
     }
@@ -126,17 +128,14 @@ pub fn probe(bytes: &[u8]) -> Option<Probe> {
     use image::ImageDecoder;
     let (width, height) = decoder.dimensions();
     let alpha = decoder.color_type().has_alpha();
-    let turned = decoder.orientation().is_ok_and(|o| {
-        use image::metadata::Orientation::*;
-        matches!(o, Rotate90 | Rotate270 | Rotate90FlipH | Rotate270FlipH)
-    });
+    let orientation = decoder.orientation().map_or(1, |o| o.to_exif());
     Some(Probe {
         kind,
         width,
         height,
         alpha,
         lossy: kind == Kind::WebP && webp_is_lossy(bytes),
-        turned,
+        orientation,
         dpi: density::dpi(bytes),
     })
 }
@@ -198,6 +197,21 @@ pub struct Target {
     pub keep_webp: bool,
     /// The quality of a JPEG made (1–100).
     pub jpeg_quality: u8,
+    /// A second, smaller copy of at most this long side, for a web page's
+    /// `srcset` (made by the caller with [`Target::smaller`]).
+    pub srcset_side: Option<u32>,
+}
+
+impl Target {
+    /// The target of the smaller copy for `srcset`, when there is one.
+    pub fn smaller(&self) -> Option<Target> {
+        let side = self.srcset_side?;
+        Some(Target {
+            max_side: Some(self.max_side.map_or(side, |s| s.min(side))),
+            srcset_side: None,
+            ..*self
+        })
+    }
 }
 
 /// What to do with one image for one output.

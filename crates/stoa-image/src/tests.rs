@@ -38,6 +38,7 @@ const EPUB: Target = Target {
     placement: None,
     keep_webp: false,
     jpeg_quality: 85,
+    srcset_side: None,
 };
 
 fn pdf(ppi: f64) -> Target {
@@ -50,6 +51,7 @@ fn pdf(ppi: f64) -> Target {
         }),
         keep_webp: false,
         jpeg_quality: 85,
+        srcset_side: None,
     }
 }
 
@@ -227,4 +229,44 @@ fn a_flat_image_stays_lossless_in_a_palette() {
     );
     assert_eq!(probe(&made.bytes).unwrap().dpi.map(f64::round), Some(150.0));
     assert!(p.alpha);
+}
+
+#[test]
+fn a_raster_image_is_wrapped_in_an_svg_of_its_natural_size() {
+    let source = jpeg(300, 200);
+    let p = probe(&source).unwrap();
+    let svg = String::from_utf8(in_svg(&source, &p).unwrap()).unwrap();
+    // 300 px at Typst's 72 ppi: 300 pt.
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg:.200}"
+    );
+    assert!(
+        svg.contains("width=\"300pt\" height=\"200pt\" viewBox=\"0 0 300 200\""),
+        "{svg:.300}"
+    );
+    assert!(
+        svg.contains("xlink:href=\"data:image/jpeg;base64,/9j/"),
+        "{svg:.400}"
+    );
+    assert!(!svg.contains("transform"), "{svg:.400}");
+    // At 600 ppi, and turned a quarter by its EXIF: 36 × 24 pt shown as
+    // 24 × 36, the stored pixels turned into the upright box.
+    let turned = Probe {
+        dpi: Some(600.0),
+        orientation: 6,
+        ..p.clone()
+    };
+    let svg = String::from_utf8(in_svg(&source, &turned).unwrap()).unwrap();
+    assert!(
+        svg.contains("width=\"24pt\" height=\"36pt\" viewBox=\"0 0 200 300\""),
+        "{svg:.300}"
+    );
+    assert!(
+        svg.contains("transform=\"matrix(0 1 -1 0 200 0)\""),
+        "{svg:.400}"
+    );
+    // SVG, GIF and WebP are given as they are.
+    let webp = encoded(&flat(8, 8).into(), ImageFormat::WebP);
+    assert_eq!(in_svg(&webp, &probe(&webp).unwrap()), None);
 }

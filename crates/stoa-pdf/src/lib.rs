@@ -78,6 +78,7 @@ impl Renderer for PdfRenderer {
             }),
             keep_webp: false,
             jpeg_quality: settings.jpeg_quality,
+            srcset_side: None,
         })
     }
 
@@ -379,7 +380,8 @@ impl<'a> Job<'a> {
             .or_else(|| book_date(self.book));
         Ok(
             StoaWorld::new(generated.source.clone(), theme, assets, today)
-                .with_fonts(world::FontChoice::of(&self.book.print)),
+                .with_fonts(world::FontChoice::of(&self.book.print))
+                .with_wrapped_images(self.images.is_some()),
         )
     }
 
@@ -545,8 +547,11 @@ fn checked_assets(
         let asset = &book.assets[index];
         // An image the image step made is stoa's own file, made from one
         // it checked.
-        if let Some(made) = images.and_then(|m| m.get(&asset.name)) {
-            map.insert(asset_vpath(index, &asset.name), made.path.clone());
+        if let Some(path) = images
+            .and_then(|m| m.get(&asset.name))
+            .and_then(|made| made.path.as_ref())
+        {
+            map.insert(asset_vpath(index, &asset.name), path.clone());
             continue;
         }
         match inside_roots(Path::new(&asset.path), &roots) {

@@ -170,6 +170,8 @@ pub(crate) struct StoaWorld {
     /// The fonts `fonts` adds to the theme's and the embedded ones.
     choice: FontChoice,
     today: Option<Datetime>,
+    /// Raster images are given wrapped in an SVG (see [`StoaWorld::with_wrapped_images`]).
+    wrap_images: bool,
     files: Mutex<HashMap<FileId, FileResult<Bytes>>>,
     sources: Mutex<HashMap<FileId, FileResult<Source>>>,
 }
@@ -192,6 +194,7 @@ impl StoaWorld {
             fonts,
             choice: FontChoice::default(),
             today,
+            wrap_images: false,
             files: Mutex::default(),
             sources: Mutex::default(),
         }
@@ -204,6 +207,16 @@ impl StoaWorld {
             self.fonts = font_set(&self.theme, &choice);
             self.choice = choice;
         }
+        self
+    }
+
+    /// The same world giving each JPEG and PNG image wrapped in an SVG of
+    /// its natural size (stoa_image::in_svg): Typst keeps an SVG's image
+    /// encoded, where it would keep a raster image's decoded pixels for
+    /// the whole document, and writes a JPEG into the PDF as it is. Off
+    /// for a check, whose preflight measures each raster image's density.
+    pub(crate) fn with_wrapped_images(mut self, wrap: bool) -> Self {
+        self.wrap_images = wrap;
         self
     }
 
@@ -221,6 +234,7 @@ impl StoaWorld {
             self.today,
             extra,
             fonts,
+            self.wrap_images,
         ))
     }
 
@@ -321,9 +335,16 @@ impl StoaWorld {
                     return bytes;
                 }
                 let path = self.real_path(id)?;
-                fs::read(&path)
-                    .map(Bytes::new)
-                    .map_err(|e| FileError::from_io(e, &path))
+                let bytes = fs::read(&path).map_err(|e| FileError::from_io(e, &path))?;
+                let is_asset = self.assets.contains_key(id.vpath().get_with_slash());
+                if self.wrap_images
+                    && is_asset
+                    && let Some(svg) = stoa_render::stoa_image::probe(&bytes)
+                        .and_then(|probe| stoa_render::stoa_image::in_svg(&bytes, &probe))
+                {
+                    return Ok(Bytes::new(svg));
+                }
+                Ok(Bytes::new(bytes))
             })
             .clone()
     }

@@ -61,15 +61,22 @@ pub struct RenderContext<'a> {
     pub images: Option<&'a MadeImages>,
 }
 
-/// An image made for one renderer (scaled, or in another format): a file
-/// of the build cache, made by stoa from an asset already checked to lie
-/// inside the book's folders.
+/// An image as one renderer takes it: its size, and the file made of it
+/// (scaled, or in another format) unless its own is right. A made file is
+/// one of the build cache, made by stoa from an asset already checked to
+/// lie inside the book's folders.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MadeImage {
-    /// The file.
-    pub path: PathBuf,
-    /// Its media type.
+    /// The file made; `None`: the asset's own file, as it is.
+    pub path: Option<PathBuf>,
+    /// The media type of the file given.
     pub media_type: &'static str,
+    /// Its width in pixels, as shown.
+    pub width: u32,
+    /// Its height in pixels, as shown.
+    pub height: u32,
+    /// A smaller copy for a web page's `srcset`: its file and width.
+    pub smaller: Option<(PathBuf, u32)>,
 }
 
 /// The images made for one renderer, by asset name.
@@ -146,14 +153,13 @@ impl<'a> RenderContext<'a> {
     /// for this renderer, else the asset's own file.
     pub fn image_file(&self, asset: &'a stoa_doc::Asset) -> (&'a std::path::Path, &'a str) {
         match self.images.and_then(|m| m.get(&asset.name)) {
-            Some(made) => (&made.path, made.media_type),
-            None => (std::path::Path::new(&asset.path), &asset.media_type),
+            Some(MadeImage {
+                path: Some(path),
+                media_type,
+                ..
+            }) => (path, media_type),
+            _ => (std::path::Path::new(&asset.path), &asset.media_type),
         }
-    }
-
-    /// Whether `asset`'s file is one the image step made.
-    pub fn is_made(&self, asset: &stoa_doc::Asset) -> bool {
-        self.images.is_some_and(|m| m.contains_key(&asset.name))
     }
 
     /// With the book's formulas drawn as images, in place of MathML.
@@ -463,7 +469,32 @@ impl ImageSettings {
             placement: None,
             keep_webp: self.keep_webp,
             jpeg_quality: self.jpeg_quality,
+            srcset_side: None,
         }
+    }
+
+    /// What a web page takes: [`ImageSettings::screen`], with a copy 800
+    /// pixels wide beside a larger image, for phones (`srcset`).
+    pub fn web(&self) -> stoa_image::Target {
+        stoa_image::Target {
+            srcset_side: Some(SRCSET_SIDE),
+            ..self.screen()
+        }
+    }
+}
+
+/// The long side of the smaller copy a web page offers (`srcset`): a
+/// phone's screen at twice its density.
+const SRCSET_SIDE: u32 = 800;
+
+/// The file name of the smaller copy, `width` pixels wide, of the image
+/// `name`: `images/p/1-photo.jpg` → `images/p/1-photo-800w.jpg`.
+pub fn smaller_name(name: &str, width: u32) -> String {
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() && !ext.contains('/') => {
+            format!("{stem}-{width}w.{ext}")
+        }
+        _ => format!("{name}-{width}w"),
     }
 }
 

@@ -409,7 +409,12 @@ impl<'m, 'a> Writer<'m, 'a> {
             }
             Inline::Image { url, alt, title } => {
                 let title_attr = if title.is_empty() { "" } else { "title" };
-                x.empty("img", &[("src", url), ("alt", alt), (title_attr, title)]);
+                match self.m.images.and_then(|m| m.get(url.as_str())) {
+                    Some(made) => sized_image(url, alt, (title_attr, title), made, x),
+                    None => {
+                        x.empty("img", &[("src", url), ("alt", alt), (title_attr, title)]);
+                    }
+                }
             }
             Inline::FootnoteRef { label } => self.note_ref(label, x),
             Inline::LineBreak => {
@@ -872,4 +877,48 @@ fn has_rtl(inlines: &[Inline]) -> bool {
     stoa_doc::inlines_text(inlines)
         .chars()
         .any(|c| matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF))
+}
+
+/// An image whose size the web edition knows: said, so that the page does
+/// not move as it loads; loaded when near the screen; and, beside a
+/// smaller copy, the copy offered to narrow screens (`srcset`).
+fn sized_image(
+    url: &str,
+    alt: &str,
+    title: (&str, &str),
+    made: &stoa_render::MadeImage,
+    x: &mut Xml,
+) {
+    let (width, height) = (made.width.to_string(), made.height.to_string());
+    let srcset = made.smaller.as_ref().map(|(_, w)| {
+        format!(
+            "{} {w}w, {url} {}w",
+            stoa_render::smaller_name(url, *w),
+            made.width
+        )
+    });
+    let (srcset_attr, srcset) = match &srcset {
+        Some(s) => ("srcset", s.as_str()),
+        None => ("", ""),
+    };
+    // The text column is at most about 40em wide.
+    let sizes = if srcset.is_empty() {
+        ("", "")
+    } else {
+        ("sizes", "(max-width: 42em) 100vw, 40em")
+    };
+    x.empty(
+        "img",
+        &[
+            ("src", url),
+            (srcset_attr, srcset),
+            sizes,
+            ("alt", alt),
+            title,
+            ("width", &width),
+            ("height", &height),
+            ("loading", "lazy"),
+            ("decoding", "async"),
+        ],
+    );
 }

@@ -70,6 +70,10 @@ pub struct Markup<'a> {
     /// The formulas drawn as images, written as `<img>` in place of
     /// MathML ([`Markup::with_formula_images`]).
     pub formula_images: Option<&'a FormulaImages>,
+    /// The images as the web edition gives them (their size, a smaller
+    /// copy): `<img>` then says its size, offers the copy in `srcset` and
+    /// loads lazily ([`Markup::with_images`]).
+    pub images: Option<&'a stoa_render::MadeImages>,
 }
 
 impl<'a> Markup<'a> {
@@ -82,7 +86,15 @@ impl<'a> Markup<'a> {
             flavor,
             pages: None,
             formula_images: None,
+            images: None,
         }
+    }
+
+    /// The same edition, its images written with their sizes and smaller
+    /// copies (the web edition).
+    pub fn with_images(mut self, images: Option<&'a stoa_render::MadeImages>) -> Self {
+        self.images = images;
+        self
     }
 
     /// The same edition, its formulas written as the images `images`
