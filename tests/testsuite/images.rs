@@ -100,6 +100,12 @@ fn the_epub_holds_jpeg_and_png_of_at_most_4_megapixels() {
         page.contains("src=\"images/pictures/2-web-photo.jpg\""),
         "{page}"
     );
+    // An image alone in its paragraph is a figure: unindented, centred.
+    assert_eq!(
+        page.matches("<p class=\"figure\"><img ").count(),
+        5,
+        "{page}"
+    );
 }
 
 #[test]
@@ -201,4 +207,27 @@ fn a_second_build_reuses_what_was_made_and_rebuilds_are_identical() {
             "{file}"
         );
     }
+}
+
+#[test]
+fn images_no_edition_uses_any_more_leave_the_cache() {
+    let project = kept_until_exit(project_from(&fixture("images/books")));
+    let build = || {
+        let result = stoa(&project, &["build"]);
+        assert!(result.status.success(), "{}", output_text(&result));
+    };
+    build();
+    let dist = project.join("dist");
+    let before: Vec<PathBuf> = kept_images(&dist).into_iter().map(|(p, _)| p).collect();
+    // The camera's photograph replaced by a small one: nothing is made of
+    // it, and what was made of the old one goes.
+    let post = project.join("books/posts/pictures");
+    std::fs::copy(post.join("small.jpg"), post.join("camera.jpg")).unwrap();
+    build();
+    let after: Vec<PathBuf> = kept_images(&dist).into_iter().map(|(p, _)| p).collect();
+    assert!(after.len() < before.len(), "{before:?}\n{after:?}");
+    assert!(
+        after.iter().all(|p| before.contains(p)),
+        "{before:?}\n{after:?}"
+    );
 }

@@ -167,6 +167,16 @@ impl Cache {
             self.recent_maps.insert(edition, map.clone());
             self.page_maps.insert(pdf_key, map);
         }
+        // An edition that made its images again names all it uses now:
+        // those it named before may go.
+        let remade: HashSet<&str> = covers
+            .iter()
+            .filter_map(|(slot, _)| slot.split_once("/image/").map(|(e, _)| e))
+            .collect();
+        self.store.covers.retain(|slot, _| {
+            slot.split_once("/image/")
+                .is_none_or(|(edition, _)| !remade.contains(edition))
+        });
         self.store.covers.extend(covers);
         put(&mut self.store.thumbnails, thumbnails);
         if let Some(site) = site {

@@ -74,6 +74,7 @@ pub(crate) fn build_cached(
     let mut unwritable = None;
     if let Some(kept) = cache.commit(ledger, &options.out_dir, report.ok(), &mut unwritable) {
         crate::covers::prune(&options.out_dir, &kept);
+        crate::images::prune(&options.out_dir, &kept);
     }
     if let Some(warning) = unwritable {
         sink(Event::Warning(&warning));

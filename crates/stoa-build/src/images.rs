@@ -85,6 +85,41 @@ pub(crate) fn make_all(
     }
 }
 
+/// The files of the build cache that `made` uses, by name.
+pub(crate) fn files(made: &HashMap<&'static str, MadeImages>) -> Vec<String> {
+    let mut names: Vec<String> = made
+        .values()
+        .flat_map(|images| images.values())
+        .flat_map(|m| m.path.iter().chain(m.smaller.iter().map(|(p, _)| p)))
+        .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The slot of the build cache's record that keeps the made image `file`
+/// of an edition (beside its covers): `<book>/<lang>/image/<file>`.
+pub(crate) fn slot(edition: &str, file: &str) -> String {
+    format!("{edition}/image/{file}")
+}
+
+/// Removes the images of `out_dir`'s cache that no edition uses: the
+/// files not among `used` (the records' keys, which for an image are its
+/// file name).
+pub(crate) fn prune(out_dir: &Path, used: &std::collections::HashSet<crate::keys::Key>) {
+    let dir = out_dir.join(CACHE_DIR).join(IMAGES_DIR);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !used.contains(&name) && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// An image made for a format: the format, the asset's name, the file.
 type Made = (&'static str, String, MadeImage);
 

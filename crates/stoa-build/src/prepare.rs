@@ -72,6 +72,11 @@ impl Prepared<'_> {
         .with_alternates(&self.alternates)
     }
 
+    /// The files of the build cache this edition's images use.
+    pub(crate) fn image_files(&self) -> Vec<String> {
+        crate::images::files(&self.images)
+    }
+
     pub(crate) fn stem(&self) -> String {
         format!("{}-{}", self.config.id, self.edition.book.lang)
     }

@@ -254,13 +254,20 @@ pub(crate) fn render_all(
             .collect();
         results.extend(made);
     }
-    let covers = ready
+    let mut covers: Vec<(String, Key)> = ready
         .iter()
         .filter_map(|(p, _, _)| {
             let edition = edition_id(&p.config.id, &p.edition.book.lang);
             Some((format!("{edition}/cover"), p.cover_key.clone()?))
         })
         .collect();
+    // The images each edition prepared uses, kept as its covers are.
+    for (p, _, _) in &ready {
+        let edition = edition_id(&p.config.id, &p.edition.book.lang);
+        for file in p.image_files() {
+            covers.push((crate::images::slot(&edition, &file), file));
+        }
+    }
     let mut page_counts = PageCounts::new();
     let mut stages = Vec::new();
     for (prepared, _, stage) in ready {

@@ -132,7 +132,14 @@ impl<'m, 'a> Writer<'m, 'a> {
             }
             Block::Paragraph { content } => {
                 let dir = if has_rtl(content) { "dir" } else { "" };
-                x.open("p", &[(dir, "auto")]);
+                // An image alone in its paragraph is a figure: unindented,
+                // centred (as the PDF sets it), never pushed past the measure.
+                let class = if is_lone_image(content) {
+                    ("class", "figure")
+                } else {
+                    ("", "")
+                };
+                x.open("p", &[class, (dir, "auto")]);
                 self.inlines(content, x);
                 x.close();
             }
@@ -921,4 +928,17 @@ fn sized_image(
             ("decoding", "async"),
         ],
     );
+}
+
+/// Whether a paragraph holds one image and nothing else but blanks.
+fn is_lone_image(content: &[Inline]) -> bool {
+    let mut visible = content.iter().filter(|i| match i {
+        Inline::SoftBreak => false,
+        Inline::Text { text } => !text.trim().is_empty(),
+        _ => true,
+    });
+    matches!(
+        (visible.next(), visible.next()),
+        (Some(Inline::Image { .. }), None)
+    )
 }
