@@ -72,6 +72,24 @@ impl Prepared<'_> {
         .with_alternates(&self.alternates)
     }
 
+    /// The bytes of the image files `renderer` is given (those made for
+    /// it, else the book's own).
+    pub(crate) fn image_bytes(&self, renderer: &dyn Renderer) -> u64 {
+        let made = self.images.get(renderer.name());
+        self.edition
+            .book
+            .assets
+            .iter()
+            .map(|asset| {
+                let path = made
+                    .and_then(|m| m.get(&asset.name))
+                    .and_then(|m| m.path.as_deref())
+                    .unwrap_or(std::path::Path::new(&asset.path));
+                std::fs::metadata(path).map_or(0, |m| m.len())
+            })
+            .sum()
+    }
+
     /// The files of the build cache this edition's images use.
     pub(crate) fn image_files(&self) -> Vec<String> {
         crate::images::files(&self.images)
