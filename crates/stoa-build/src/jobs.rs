@@ -107,20 +107,8 @@ pub(crate) fn run_reported(
     result
 }
 
-/// The image data a render may hold at once before it waits for other
-/// such renders: a renderer holds its edition's images (a PDF, about
-/// three times their size while it is written), so two editions of a
-/// picture-heavy blog rendered side by side would double the peak.
-const HEAVY_IMAGE_BYTES: u64 = 128 << 20;
-
-/// Held by each render whose images pass [`HEAVY_IMAGE_BYTES`]: one at a
-/// time, while lighter ones run beside it.
-static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sink) -> JobResult {
     let started = Instant::now();
-    let heavy = job.prepared.image_bytes(job.renderer) > HEAVY_IMAGE_BYTES;
-    let _one_at_a_time = heavy.then(|| HEAVY.lock().unwrap_or_else(|e| e.into_inner()));
     let t = crate::timings::phase(|| format!("  render {}", job.name()));
     let rendered = job
         .renderer

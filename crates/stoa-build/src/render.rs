@@ -85,6 +85,35 @@ impl Rendered {
     }
 }
 
+/// The image data an edition's render may hold before it is rendered in
+/// a round of its own: a renderer holds the edition's images (a PDF about
+/// three times their size while it is written), so two editions of a
+/// picture-heavy blog side by side would double the build's peak.
+const HEAVY_IMAGE_BYTES: u64 = 128 << 20;
+
+/// The editions' rounds, as ranges of their indices: at most `per_round`
+/// each, and an edition `heavy` with images alone in its own.
+fn rounds(heavy: &[bool], per_round: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &h) in heavy.iter().enumerate() {
+        if h || i - start == per_round {
+            if i > start {
+                out.push(start..i);
+            }
+            start = i;
+        }
+        if h {
+            out.push(i..i + 1);
+            start = i + 1;
+        }
+    }
+    if start < heavy.len() {
+        out.push(start..heavy.len());
+    }
+    out
+}
+
 /// Renders every stale artifact of `editions` and stages its files (see
 /// `crate::stage`): [`Rendered::commit`] moves them into place.
 pub(crate) fn render_all(
@@ -172,9 +201,15 @@ pub(crate) fn render_all(
     // held many half-made books at once (15 MiB each); two per thread keep
     // the threads busy while one edition waits.
     let per_round = 2 * rayon::current_num_threads().max(1);
+    let all: Vec<&'static dyn Renderer> = first.iter().chain(&rest).copied().collect();
+    let heavy: Vec<bool> = ready
+        .iter()
+        .map(|(p, _, _)| all.iter().any(|r| p.image_bytes(*r) > HEAVY_IMAGE_BYTES))
+        .collect();
     let mut early = early.into_iter();
     let mut results: Vec<EditionJob> = Vec::new();
-    for round in ready.chunks(per_round) {
+    for range in rounds(&heavy, per_round) {
+        let round = &ready[range];
         let early: Vec<_> = early.by_ref().take(round.len()).collect();
         let made: Vec<EditionJob> = round
             .par_iter()
@@ -324,5 +359,20 @@ fn keep_failed<'a>(results: impl Iterator<Item = &'a mut EditionJob>, sink: Sink
         ));
         sink(Event::Failed(&name, std::slice::from_ref(&error)));
         *result = Err(vec![error]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rounds;
+
+    #[test]
+    fn an_edition_heavy_with_images_is_rendered_in_a_round_of_its_own() {
+        assert_eq!(rounds(&[false; 5], 2), [0..2, 2..4, 4..5]);
+        assert_eq!(
+            rounds(&[false, true, false, false, true, true], 4),
+            [0..1, 1..2, 2..4, 4..5, 5..6]
+        );
+        assert!(rounds(&[], 4).is_empty());
     }
 }
