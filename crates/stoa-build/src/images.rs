@@ -123,6 +123,14 @@ pub(crate) fn prune(out_dir: &Path, used: &std::collections::HashSet<crate::keys
 /// An image made for a format: the format, the asset's name, the file.
 type Made = (&'static str, String, MadeImage);
 
+/// One file to make of an image: where it is kept, what it is, and the
+/// quality of a JPEG.
+struct Wanted {
+    path: PathBuf,
+    plan: Plan,
+    quality: u8,
+}
+
 /// The files made of `asset` for each target that needs one.
 fn make_one(
     out_dir: &Path,
@@ -153,83 +161,130 @@ fn make_one(
     let Some(probe) = stoa_image::probe(&bytes) else {
         return Ok(out);
     };
+    let mut source = Hasher::new("image source");
+    source.bytes(&bytes);
+    let source = source.finish();
+    let wanted = |plan: Plan, target: &Target| -> Option<Wanted> {
+        let Plan::Make { kind, .. } = plan else {
+            return None;
+        };
+        let mut h = Hasher::new("image");
+        h.str(MAKER_VERSION)
+            .str(&source)
+            .str(&format!("{plan:?}"))
+            .str(&target.jpeg_quality.to_string());
+        let path = out_dir.join(CACHE_DIR).join(IMAGES_DIR).join(format!(
+            "{}.{}",
+            h.finish(),
+            kind.extension()
+        ));
+        Some(Wanted {
+            path,
+            plan,
+            quality: target.jpeg_quality,
+        })
+    };
+    // First what each format wants, then the files made, all of one
+    // decoding of the image.
+    let mut all: Vec<Wanted> = Vec::new();
     for (format, target) in targets {
-        let made = match stoa_image::plan(&probe, target) {
-            Plan::Keep => None,
-            plan => Some(make_kept(out_dir, &bytes, &plan, target, budget, &failed)?),
-        };
-        let (width, height) = match &made {
-            Some((_, plan)) => planned_size(plan),
-            None => probe.shown(),
-        };
+        let main = wanted(stoa_image::plan(&probe, target), target);
+        let (width, height) = main
+            .as_ref()
+            .map_or(probe.shown(), |w| planned_size(&w.plan));
         // A smaller copy for a web page's srcset, when the image is wider.
-        let smaller = match target.smaller() {
-            Some(small) => match stoa_image::plan(&probe, &small) {
-                plan @ Plan::Make { width: w, .. } if w < width => {
-                    let (path, _) = make_kept(out_dir, &bytes, &plan, &small, budget, &failed)?;
-                    Some((path, w))
-                }
+        let smaller = target.smaller().and_then(|small| {
+            let plan = stoa_image::plan(&probe, &small);
+            match plan {
+                Plan::Make { width: w, .. } if w < width => Some((wanted(plan, &small)?, w)),
                 _ => None,
-            },
-            None => None,
-        };
-        let media_type = match &made {
-            Some((_, Plan::Make { kind, .. })) => kind.media_type(),
+            }
+        });
+        let media_type = match &main {
+            Some(Wanted {
+                plan: Plan::Make { kind, .. },
+                ..
+            }) => kind.media_type(),
             _ => probe.kind.media_type(),
         };
         out.push((
             *format,
             asset.name.clone(),
             MadeImage {
-                path: made.map(|(path, _)| path),
+                path: main.as_ref().map(|w| w.path.clone()),
                 media_type,
                 width,
                 height,
-                smaller,
+                smaller: smaller.as_ref().map(|(w, width)| (w.path.clone(), *width)),
             },
         ));
+        all.extend(main);
+        all.extend(smaller.map(|(w, _)| w));
     }
+    make_missing(&source, &bytes, probe.pixels(), all, budget, &failed)?;
     Ok(out)
 }
 
-/// The file `plan` makes of `bytes`: taken from the cache when it holds
-/// it, else made now (within the pixel budget) and kept there.
-fn make_kept(
-    out_dir: &Path,
+/// Makes the files of `wanted` the cache does not hold, of one decoding
+/// of `bytes`. One edition at a time per image: the editions of a book in
+/// several languages share their images, and the second finds the files
+/// the first made.
+fn make_missing(
+    source: &str,
     bytes: &[u8],
-    plan: &Plan,
-    target: &Target,
+    pixels: u64,
+    mut wanted: Vec<Wanted>,
     budget: &Budget,
     failed: &dyn Fn(String) -> Diagnostic,
-) -> Result<(PathBuf, Plan), Diagnostic> {
-    let Plan::Make { kind, .. } = *plan else {
-        unreachable!("only a plan that makes a file is made");
+) -> Result<(), Diagnostic> {
+    wanted.sort_by(|a, b| a.path.cmp(&b.path));
+    wanted.dedup_by(|a, b| a.path == b.path);
+    let kind_of = |w: &Wanted| match w.plan {
+        Plan::Make { kind, .. } => kind,
+        Plan::Keep => stoa_image::Kind::Png,
     };
-    let mut h = Hasher::new("image");
-    h.str(MAKER_VERSION)
-        .bytes(bytes)
-        .str(&format!("{plan:?}"))
-        .str(&target.jpeg_quality.to_string());
-    let key = h.finish();
-    let path = out_dir
-        .join(CACHE_DIR)
-        .join(IMAGES_DIR)
-        .join(format!("{key}.{}", kind.extension()));
-    if !is_kept(&path, kind) {
-        let pixels = stoa_image::probe(bytes).map_or(1, |p| p.pixels());
-        let _held = budget.hold(pixels);
-        let made = stoa_image::make(bytes, plan, target.jpeg_quality)
+    if wanted.iter().all(|w| is_kept(&w.path, kind_of(w))) {
+        return Ok(());
+    }
+    let lock = image_lock(source);
+    let _mine = lock.lock().unwrap_or_else(|e| e.into_inner());
+    let missing: Vec<&Wanted> = wanted
+        .iter()
+        .filter(|w| !is_kept(&w.path, kind_of(w)))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    // Waiting for the budget holds no other lock but this image's, which
+    // only another edition's step for the same image waits for.
+    let _held = budget.hold(pixels);
+    let decoded = stoa_image::Decoded::of(bytes).map_err(|e| failed(e.to_string()))?;
+    for w in missing {
+        let made = stoa_image::make_from(&decoded, &w.plan, w.quality)
             .map_err(|e| failed(e.to_string()))?
             .ok_or_else(|| failed("was not made".into()))?;
-        crate::output::write_atomically(&path, &made.bytes).map_err(|e| {
+        crate::output::write_atomically(&w.path, &made.bytes).map_err(|e| {
             Diagnostic::error(format!(
                 "cannot keep an image made in {}: {e}",
-                path.display()
+                w.path.display()
             ))
             .with_hint("check the permissions of the output folder and of its .cache folder")
         })?;
     }
-    Ok((path, *plan))
+    Ok(())
+}
+
+/// The lock of one source image (by its key), shared by the threads of
+/// this process: made once, it lives as long as the process (a few bytes
+/// an image).
+fn image_lock(source: &str) -> std::sync::Arc<Mutex<()>> {
+    static LOCKS: Mutex<Option<HashMap<String, std::sync::Arc<Mutex<()>>>>> = Mutex::new(None);
+    let mut locks = LOCKS.lock().unwrap_or_else(|e| e.into_inner());
+    locks
+        .get_or_insert_with(HashMap::new)
+        .entry(source.to_string())
+        .or_default()
+        .clone()
 }
 
 /// The size a plan makes.

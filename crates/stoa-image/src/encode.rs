@@ -25,19 +25,33 @@ pub struct Made {
 /// The most bytes a decoded image may take: a 100-megapixel RGBA image.
 const MAX_DECODED_BYTES: u64 = 400 << 20;
 
+/// An image decoded once, to make several files of.
+pub struct Decoded {
+    pixels: DynamicImage,
+    icc: Option<Vec<u8>>,
+}
+
+impl Decoded {
+    /// Decodes `bytes` (turned as its EXIF says).
+    pub fn of(bytes: &[u8]) -> Result<Decoded, Error> {
+        let (pixels, icc) = decode(bytes)?;
+        Ok(Decoded { pixels, icc })
+    }
+}
+
 pub(crate) fn make(
-    bytes: &[u8],
+    decoded: &Decoded,
     (width, height): (u32, u32),
     kind: Kind,
     dpi: Option<u16>,
     jpeg_quality: u8,
 ) -> Result<Made, Error> {
-    let (pixels, icc) = decode(bytes)?;
-    let pixels = eight_bit(pixels, kind);
+    let icc = decoded.icc.clone();
+    let pixels = eight_bit(&decoded.pixels, kind);
     let pixels = if (pixels.width(), pixels.height()) == (width, height) {
         pixels
     } else {
-        resize(&pixels, width, height)?
+        Cow::Owned(resize(&pixels, width, height)?)
     };
     // A CMYK JPEG is decoded to RGB: its profile no longer fits.
     let icc = icc.filter(|p| !is_cmyk_profile(p));
@@ -81,8 +95,8 @@ fn decode(bytes: &[u8]) -> Result<(DynamicImage, Option<Vec<u8>>), Error> {
 }
 
 /// The pixels in 8 bits a channel, as the kind made takes them: JPEG has
-/// no transparency.
-fn eight_bit(pixels: DynamicImage, kind: Kind) -> DynamicImage {
+/// no transparency. Borrowed when they already are.
+fn eight_bit(pixels: &DynamicImage, kind: Kind) -> Cow<'_, DynamicImage> {
     let alpha = pixels.color().has_alpha() && kind != Kind::Jpeg;
     let grey = matches!(
         pixels,
@@ -91,15 +105,15 @@ fn eight_bit(pixels: DynamicImage, kind: Kind) -> DynamicImage {
             | DynamicImage::ImageLuma16(_)
             | DynamicImage::ImageLumaA16(_)
     );
-    match (grey, alpha) {
-        (true, false) if matches!(pixels, DynamicImage::ImageLuma8(_)) => pixels,
-        (true, false) => DynamicImage::ImageLuma8(pixels.to_luma8()),
-        (true, true) if matches!(pixels, DynamicImage::ImageLumaA8(_)) => pixels,
-        (true, true) => DynamicImage::ImageLumaA8(pixels.to_luma_alpha8()),
-        (false, false) if matches!(pixels, DynamicImage::ImageRgb8(_)) => pixels,
-        (false, false) => DynamicImage::ImageRgb8(pixels.to_rgb8()),
-        (false, true) if matches!(pixels, DynamicImage::ImageRgba8(_)) => pixels,
-        (false, true) => DynamicImage::ImageRgba8(pixels.to_rgba8()),
+    match (grey, alpha, pixels) {
+        (true, false, DynamicImage::ImageLuma8(_))
+        | (true, true, DynamicImage::ImageLumaA8(_))
+        | (false, false, DynamicImage::ImageRgb8(_))
+        | (false, true, DynamicImage::ImageRgba8(_)) => Cow::Borrowed(pixels),
+        (true, false, _) => Cow::Owned(DynamicImage::ImageLuma8(pixels.to_luma8())),
+        (true, true, _) => Cow::Owned(DynamicImage::ImageLumaA8(pixels.to_luma_alpha8())),
+        (false, false, _) => Cow::Owned(DynamicImage::ImageRgb8(pixels.to_rgb8())),
+        (false, true, _) => Cow::Owned(DynamicImage::ImageRgba8(pixels.to_rgba8())),
     }
 }
 

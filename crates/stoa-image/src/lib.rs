@@ -14,7 +14,7 @@ mod wrap;
 
 use std::io::Cursor;
 
-pub use encode::Made;
+pub use encode::{Decoded, Made};
 pub use wrap::in_svg;
 
 /// The kinds of image a book holds.
@@ -304,9 +304,18 @@ impl std::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Makes the image `bytes` as `plan` says: decoded once,
+/// Makes the image `bytes` as `plan` says: decoded,
 /// turned as its EXIF says, scaled, encoded. `None` for [`Plan::Keep`].
 pub fn make(bytes: &[u8], plan: &Plan, jpeg_quality: u8) -> Result<Option<Made>, Error> {
+    if *plan == Plan::Keep {
+        return Ok(None);
+    }
+    make_from(&Decoded::of(bytes)?, plan, jpeg_quality)
+}
+
+/// [`make`] from an image already decoded: several files made of one
+/// image decode it once.
+pub fn make_from(decoded: &Decoded, plan: &Plan, jpeg_quality: u8) -> Result<Option<Made>, Error> {
     let Plan::Make {
         width,
         height,
@@ -316,7 +325,7 @@ pub fn make(bytes: &[u8], plan: &Plan, jpeg_quality: u8) -> Result<Option<Made>,
     else {
         return Ok(None);
     };
-    encode::make(bytes, (width, height), kind, dpi, jpeg_quality).map(Some)
+    encode::make(decoded, (width, height), kind, dpi, jpeg_quality).map(Some)
 }
 
 #[cfg(test)]
