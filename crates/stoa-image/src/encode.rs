@@ -194,7 +194,8 @@ fn png(pixels: &DynamicImage, dpi: Option<u16>, icc: Option<&[u8]>) -> Result<Ve
         let mut encoder = png::Encoder::with_info(&mut *out, info)?;
         encoder.set_color(color);
         encoder.set_depth(png::BitDepth::Eight);
-        encoder.set_compression(png::Compression::High);
+        // Balanced, not High: a third of the time for files about 7 % larger.
+        encoder.set_compression(png::Compression::Balanced);
         if let Some((palette, trns)) = palette {
             encoder.set_palette(palette);
             if !trns.is_empty() {
