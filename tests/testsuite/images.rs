@@ -198,6 +198,21 @@ fn a_second_build_reuses_what_was_made_and_rebuilds_are_identical() {
     std::fs::write(&post, text.replace("A small picture", "A small photograph")).unwrap();
     build("one");
     assert_eq!(kept_images(&project.join("one")), made);
+    // `--force` makes them again, as it draws the covers again.
+    let forced = stoa(
+        &project,
+        &["build", "--book", "photos", "--out", "one", "--force"],
+    );
+    assert!(forced.status.success(), "{}", output_text(&forced));
+    let again = kept_images(&project.join("one"));
+    assert_eq!(again.len(), made.len());
+    assert!(
+        again
+            .iter()
+            .zip(&made)
+            .all(|(a, b)| a.0 == b.0 && a.1 > b.1),
+        "{again:?}"
+    );
     // A build elsewhere makes the same files.
     build("two");
     for file in ["photos/photos-en.epub", "photos/photos-en.pdf"] {

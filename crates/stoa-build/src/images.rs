@@ -11,6 +11,7 @@
 //! the small file made, never a large decoded image.
 
 use crate::cache::CACHE_DIR;
+use crate::covers::Stored;
 use crate::keys::Hasher;
 use crate::options::BuildOptions;
 use rayon::prelude::*;
@@ -39,6 +40,7 @@ pub(crate) fn make_all(
     config: &BookConfig,
     edition: &Edition,
     making: &[&str],
+    stored: Stored,
 ) -> Result<HashMap<&'static str, MadeImages>, Vec<Diagnostic>> {
     let settings = ImageSettings {
         pdf_ppi: config.images.pdf_ppi,
@@ -61,11 +63,10 @@ pub(crate) fn make_all(
         .iter()
         .filter_map(|r| r.canonicalize().ok())
         .collect();
-    let budget = Budget::new(PIXEL_BUDGET);
     let results: Vec<Result<Vec<Made>, Diagnostic>> = book
         .assets
         .par_iter()
-        .map(|asset| make_one(&options.out_dir, asset, &roots, &targets, &budget))
+        .map(|asset| make_one(&options.out_dir, asset, &roots, &targets, &BUDGET, stored))
         .collect();
     let mut errors = Vec::new();
     for result in results {
@@ -128,6 +129,8 @@ type Made = (&'static str, String, MadeImage);
 struct Wanted {
     path: PathBuf,
     plan: Plan,
+    kind: stoa_image::Kind,
+    size: (u32, u32),
     quality: u8,
 }
 
@@ -138,9 +141,10 @@ fn make_one(
     roots: &[PathBuf],
     targets: &[(&'static str, Target)],
     budget: &Budget,
+    stored: Stored,
 ) -> Result<Vec<Made>, Diagnostic> {
     let mut out = Vec::new();
-    if !is_raster(&asset.media_type) && !asset.path.ends_with(".webp") {
+    if !is_raster(&asset.media_type) {
         return Ok(out);
     }
     // Only a file inside the book's folders (a plugin may have changed the
@@ -165,7 +169,13 @@ fn make_one(
     source.bytes(&bytes);
     let source = source.finish();
     let wanted = |plan: Plan, target: &Target| -> Option<Wanted> {
-        let Plan::Make { kind, .. } = plan else {
+        let Plan::Make {
+            kind,
+            width,
+            height,
+            ..
+        } = plan
+        else {
             return None;
         };
         let mut h = Hasher::new("image");
@@ -181,6 +191,8 @@ fn make_one(
         Some(Wanted {
             path,
             plan,
+            kind,
+            size: (width, height),
             quality: target.jpeg_quality,
         })
     };
@@ -189,24 +201,13 @@ fn make_one(
     let mut all: Vec<Wanted> = Vec::new();
     for (format, target) in targets {
         let main = wanted(stoa_image::plan(&probe, target), target);
-        let (width, height) = main
-            .as_ref()
-            .map_or(probe.shown(), |w| planned_size(&w.plan));
+        let (width, height) = main.as_ref().map_or(probe.shown(), |w| w.size);
         // A smaller copy for a web page's srcset, when the image is wider.
-        let smaller = target.smaller().and_then(|small| {
-            let plan = stoa_image::plan(&probe, &small);
-            match plan {
-                Plan::Make { width: w, .. } if w < width => Some((wanted(plan, &small)?, w)),
-                _ => None,
-            }
-        });
-        let media_type = match &main {
-            Some(Wanted {
-                plan: Plan::Make { kind, .. },
-                ..
-            }) => kind.media_type(),
-            _ => probe.kind.media_type(),
-        };
+        let smaller = target
+            .smaller()
+            .and_then(|small| wanted(stoa_image::plan(&probe, &small), &small))
+            .filter(|w| w.size.0 < width);
+        let media_type = main.as_ref().map_or(probe.kind, |w| w.kind).media_type();
         out.push((
             *format,
             asset.name.clone(),
@@ -215,18 +216,27 @@ fn make_one(
                 media_type,
                 width,
                 height,
-                smaller: smaller.as_ref().map(|(w, width)| (w.path.clone(), *width)),
+                smaller: smaller.as_ref().map(|w| (w.path.clone(), w.size.0)),
             },
         ));
         all.extend(main);
-        all.extend(smaller.map(|(w, _)| w));
+        all.extend(smaller);
     }
-    make_missing(&source, &bytes, probe.pixels(), all, budget, &failed)?;
+    make_missing(
+        &source,
+        &bytes,
+        probe.pixels(),
+        all,
+        budget,
+        stored,
+        &failed,
+    )?;
     Ok(out)
 }
 
-/// Makes the files of `wanted` the cache does not hold, of one decoding
-/// of `bytes`. One edition at a time per image: the editions of a book in
+/// Makes the files of `wanted` the cache does not hold (all of them when
+/// `stored` is [`Stored::Replace`], `--force`), of one decoding of
+/// `bytes`. One edition at a time per image: the editions of a book in
 /// several languages share their images, and the second finds the files
 /// the first made.
 fn make_missing(
@@ -235,23 +245,18 @@ fn make_missing(
     pixels: u64,
     mut wanted: Vec<Wanted>,
     budget: &Budget,
+    stored: Stored,
     failed: &dyn Fn(String) -> Diagnostic,
 ) -> Result<(), Diagnostic> {
     wanted.sort_by(|a, b| a.path.cmp(&b.path));
     wanted.dedup_by(|a, b| a.path == b.path);
-    let kind_of = |w: &Wanted| match w.plan {
-        Plan::Make { kind, .. } => kind,
-        Plan::Keep => stoa_image::Kind::Png,
-    };
-    if wanted.iter().all(|w| is_kept(&w.path, kind_of(w))) {
+    let missing = |w: &&Wanted| stored == Stored::Replace || !is_kept(&w.path, w.kind);
+    if !wanted.iter().any(|w| missing(&w)) {
         return Ok(());
     }
     let lock = image_lock(source);
     let _mine = lock.lock().unwrap_or_else(|e| e.into_inner());
-    let missing: Vec<&Wanted> = wanted
-        .iter()
-        .filter(|w| !is_kept(&w.path, kind_of(w)))
-        .collect();
+    let missing: Vec<&Wanted> = wanted.iter().filter(missing).collect();
     if missing.is_empty() {
         return Ok(());
     }
@@ -287,14 +292,6 @@ fn image_lock(source: &str) -> std::sync::Arc<Mutex<()>> {
         .clone()
 }
 
-/// The size a plan makes.
-fn planned_size(plan: &Plan) -> (u32, u32) {
-    match *plan {
-        Plan::Make { width, height, .. } => (width, height),
-        Plan::Keep => (0, 0),
-    }
-}
-
 fn is_raster(media_type: &str) -> bool {
     matches!(media_type, "image/jpeg" | "image/png" | "image/webp")
 }
@@ -324,6 +321,10 @@ fn is_kept(path: &Path, kind: stoa_image::Kind) -> bool {
     }
 }
 
+/// The process's cap on decoded pixels: the editions prepared side by side
+/// share it.
+static BUDGET: Budget = Budget::new(PIXEL_BUDGET);
+
 /// A cap on the pixels decoded at once: [`Budget::hold`] waits until its
 /// share is free.
 struct Budget {
@@ -333,7 +334,7 @@ struct Budget {
 }
 
 impl Budget {
-    fn new(total: u64) -> Self {
+    const fn new(total: u64) -> Self {
         Budget {
             free: Mutex::new(total),
             freed: Condvar::new(),

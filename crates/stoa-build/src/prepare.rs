@@ -122,30 +122,27 @@ pub(crate) fn prepare<'a>(
         CoverPlan::Skip
     };
     // A check writes nothing: it reads the images as they are.
-    prepare_as(options, config, edition, cover, &options.formats, false)
+    prepare_with(
+        options,
+        config,
+        edition,
+        cover,
+        &options.formats,
+        Stored::Off,
+    )
 }
 
 /// [`prepare`], with the cover as `cover` says, for the formats `making`
-/// (those of the build the cache does not hold).
+/// (those of the build the cache does not hold), their images made as
+/// `images` says (the image step; [`Stored::Off`]: none made, the images
+/// given as they are).
 pub(crate) fn prepare_with<'a>(
     options: &BuildOptions,
     config: &'a BookConfig,
     edition: &'a Edition,
     cover: CoverPlan,
     making: &[&str],
-) -> Result<Prepared<'a>, Vec<Diagnostic>> {
-    prepare_as(options, config, edition, cover, making, true)
-}
-
-/// [`prepare_with`], with the images made for the formats (the image
-/// step) when `make_images` says.
-fn prepare_as<'a>(
-    options: &BuildOptions,
-    config: &'a BookConfig,
-    edition: &'a Edition,
-    cover: CoverPlan,
-    making: &[&str],
-    make_images: bool,
+    images: Stored,
 ) -> Result<Prepared<'a>, Vec<Diagnostic>> {
     let mut prepared = Prepared {
         config,
@@ -168,8 +165,8 @@ fn prepare_as<'a>(
         prepared.cover_key = key;
     }
     prepared.formulas = formula_images(options, &prepared, making)?;
-    if make_images {
-        prepared.images = crate::images::make_all(options, config, edition, making)?;
+    if images != Stored::Off {
+        prepared.images = crate::images::make_all(options, config, edition, making, images)?;
     }
     Ok(prepared)
 }

@@ -133,7 +133,15 @@ pub(crate) fn render_all(
         .zip(works)
         .map(|((config, edition), mut work)| {
             let cover = work.cover.take().unwrap_or(CoverPlan::Skip);
-            prepare_with(options, config, edition, cover, &work.stale()).map(|p| (p, work))
+            prepare_with(
+                options,
+                config,
+                edition,
+                cover,
+                &work.stale(),
+                plan.stored(),
+            )
+            .map(|p| (p, work))
         })
         .collect();
     let mut ready = Vec::new();

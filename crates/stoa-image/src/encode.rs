@@ -57,12 +57,12 @@ pub(crate) fn make(
     let icc = icc.filter(|p| !is_cmyk_profile(p));
     let bytes = match kind {
         Kind::Jpeg => jpeg(&pixels, jpeg_quality, dpi, icc.as_deref())?,
-        Kind::Png | Kind::WebP => png(&pixels, dpi, icc.as_deref())?,
+        Kind::Png => png(&pixels, dpi, icc.as_deref())?,
+        Kind::WebP => webp(&pixels)?,
         Kind::Gif | Kind::Svg => {
             return Err(Error(format!("cannot make a {kind:?} image")));
         }
     };
-    let kind = if kind == Kind::WebP { Kind::Png } else { kind };
     Ok(Made {
         bytes,
         kind,
@@ -166,6 +166,21 @@ fn jpeg(
             pixels.color().into(),
         )
         .map_err(|e| Error(format!("cannot be written as JPEG: {e}")))?;
+    Ok(out)
+}
+
+/// WebP, lossless (the one kind `image` writes): a WebP scaled for a book
+/// that keeps WebP (`[images] epub-webp`), under the name it had.
+fn webp(pixels: &DynamicImage) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    image::codecs::webp::WebPEncoder::new_lossless(&mut out)
+        .write_image(
+            pixels.as_bytes(),
+            pixels.width(),
+            pixels.height(),
+            pixels.color().into(),
+        )
+        .map_err(|e| Error(format!("cannot be written as WebP: {e}")))?;
     Ok(out)
 }
 

@@ -21,6 +21,17 @@ fn read(kind: Kind, name: &str, drafts: bool) -> Imported {
     }
 }
 
+/// A site in a temporary folder: each file at its path, folders made.
+fn site(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
 fn summary(imported: &Imported) -> Vec<(String, String, String)> {
     let mut out: Vec<(String, String, String)> = imported
         .posts
@@ -265,21 +276,19 @@ fn hugo_language_keys_become_the_tags_their_language_code_gives() {
 /// configuration's values (nested ones too), as Jekyll prints them.
 #[test]
 fn jekyll_page_and_site_variables_are_their_values() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = site(&[
+        (
+            "_config.yml",
+            "title: Notes\ngithub_username: seneca\nsocial:\n  mastodon: \"@seneca@example.social\"\n",
+        ),
+        (
+            "_posts/2024-01-01-letters.md",
+            "---\ntitle: Letters\nsubtitle: To Lucilius\nvolume: 3\n---\n\n\
+             *{{ page.subtitle }}*, volume {{ page.volume }}, by {{ site.github_username }} \
+             ({{ site.social.mastodon }}).\n",
+        ),
+    ]);
     let root = dir.path();
-    std::fs::write(
-        root.join("_config.yml"),
-        "title: Notes\ngithub_username: seneca\nsocial:\n  mastodon: \"@seneca@example.social\"\n",
-    )
-    .unwrap();
-    std::fs::create_dir_all(root.join("_posts")).unwrap();
-    std::fs::write(
-        root.join("_posts/2024-01-01-letters.md"),
-        "---\ntitle: Letters\nsubtitle: To Lucilius\nvolume: 3\n---\n\n\
-         *{{ page.subtitle }}*, volume {{ page.volume }}, by {{ site.github_username }} \
-         ({{ site.social.mastodon }}).\n",
-    )
-    .unwrap();
     let site = stoa_import::read(Kind::Jekyll, root, &ImportOptions::default()).unwrap();
     let body = &site.posts[0].body;
     assert!(
@@ -294,24 +303,21 @@ fn jekyll_page_and_site_variables_are_their_values() {
 /// file names and permalinks.
 #[test]
 fn jekyll_page_id_pairs_translations() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = site(&[
+        (
+            "_config.yml",
+            "languages: [\"en\", \"de\"]\ndefault_lang: en\n",
+        ),
+        (
+            "_posts/2024-01-01-about-anger.md",
+            "---\ntitle: About Anger\nlang: en\npage_id: anger\n---\nText.\n",
+        ),
+        (
+            "_posts/de/2024-01-01-ueber-den-zorn.md",
+            "---\ntitle: Über den Zorn\nlang: de\npage_id: anger\npermalink: /de/zorn/\n---\nText.\n",
+        ),
+    ]);
     let root = dir.path();
-    std::fs::write(
-        root.join("_config.yml"),
-        "languages: [\"en\", \"de\"]\ndefault_lang: en\n",
-    )
-    .unwrap();
-    std::fs::create_dir_all(root.join("_posts/de")).unwrap();
-    std::fs::write(
-        root.join("_posts/2024-01-01-about-anger.md"),
-        "---\ntitle: About Anger\nlang: en\npage_id: anger\n---\nText.\n",
-    )
-    .unwrap();
-    std::fs::write(
-        root.join("_posts/de/2024-01-01-ueber-den-zorn.md"),
-        "---\ntitle: Über den Zorn\nlang: de\npage_id: anger\npermalink: /de/zorn/\n---\nText.\n",
-    )
-    .unwrap();
     let site = stoa_import::read(Kind::Jekyll, root, &ImportOptions::default()).unwrap();
     let keys: Vec<Option<String>> = site
         .posts
