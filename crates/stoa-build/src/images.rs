@@ -273,7 +273,7 @@ fn make_missing(
                 "cannot keep an image made in {}: {e}",
                 w.path.display()
             ))
-            .with_hint("check the permissions of the output folder and of its .cache folder")
+            .with_hint("make room on its disk, or check the permissions of the output folder and of its .cache folder")
         })?;
     }
     Ok(())
