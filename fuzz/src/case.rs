@@ -45,7 +45,11 @@ pub fn epub(book: &Book) {
     let theme = theme();
     let layout = stoa_render::Layout::empty();
     let ctx = stoa_render::RenderContext::new(book, &notes, &ids, &theme, &[], layout);
-    let bytes = stoa_epub::render_epub(&ctx, "p { margin: 0 }").expect("the EPUB is written");
+    let bytes = stoa_epub::render_epub(&ctx, "p { margin: 0 }")
+        .expect("the EPUB is made")
+        .into_body()
+        .to_bytes()
+        .expect("the EPUB is written");
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("the EPUB is a zip");
     for i in 0..zip.len() {
         let mut entry = zip.by_index(i).expect("a zip entry");

@@ -140,7 +140,7 @@ fn epub_bytes(all: &[stoa_book::Edition]) -> Vec<Vec<u8>> {
     rendered(&stoa_epub::EpubRenderer, all, None)
         .into_iter()
         .filter_map(|r| match r.output {
-            stoa_render::Output::File(bytes) => Some(bytes),
+            stoa_render::Output::File(body) => Some(body.to_bytes().expect("written")),
             _ => None,
         })
         .collect()
@@ -171,7 +171,12 @@ fn main() {
     let sites: Vec<Vec<(String, Vec<u8>)>> = rendered(&stoa_html::HtmlRenderer, &all, None)
         .into_iter()
         .filter_map(|r| match r.output {
-            stoa_render::Output::Folder(files) => Some(files),
+            stoa_render::Output::Folder(files) => Some(
+                files
+                    .into_iter()
+                    .map(|(name, body)| (name, body.to_bytes().expect("written")))
+                    .collect(),
+            ),
             _ => None,
         })
         .collect();

@@ -47,6 +47,55 @@ fn the_readers_pdf_keeps_200_ppi_where_each_image_is_placed() {
     assert_eq!((images[4].0, images[4].1), (480, 320), "{images:?}");
 }
 
+/// The PDF's images are written from their files after Typst laid the
+/// book out with stand-ins (stoa-pdf's stand_in.rs): none of the 16 × 1
+/// stand-ins is left, a JPEG within its limits is in the PDF byte for byte,
+/// and a picture with transparency keeps it as a soft mask.
+#[test]
+fn the_pdf_holds_each_image_itself_never_its_stand_in() {
+    let built = build_fixture("images/books", &["--book", "print", "-f", "pdf"]);
+    for pdf in ["print/print-en.pdf", "print/print-en-print.pdf"] {
+        let pdf = built.dist.join(pdf);
+        let list = tool("pdfimages", &["-list"], &pdf);
+        let rows: Vec<Vec<&str>> = list
+            .lines()
+            .skip(2)
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        assert!(rows.iter().all(|r| (r[3], r[4]) != ("16", "1")), "{list}");
+        // The logo's alpha: a soft mask of its size.
+        assert!(
+            rows.iter()
+                .any(|r| r[2] == "smask" && (r[3], r[4]) == ("900", "600")),
+            "{list}"
+        );
+        let out = tempfile::tempdir().unwrap();
+        let prefix = out.path().join("img");
+        let status = std::process::Command::new("pdfimages")
+            .args(["-j".as_ref(), pdf.as_os_str(), prefix.as_os_str()])
+            .status()
+            .expect("pdfimages runs");
+        assert!(status.success());
+        let small = source("small.jpg");
+        let jpegs: Vec<Vec<u8>> = std::fs::read_dir(out.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jpg"))
+            .map(|p| std::fs::read(p).unwrap())
+            .collect();
+        assert!(
+            jpegs.contains(&small),
+            "small.jpg is not in {}",
+            pdf.display()
+        );
+        let check = tool("qpdf", &["--check"], &pdf);
+        assert!(
+            check.contains("No syntax or stream encoding errors"),
+            "{check}"
+        );
+    }
+}
+
 #[test]
 fn print_keeps_300_ppi_and_the_preflight_still_reports_low_resolution() {
     let built = build_fixture("images/books", &["--book", "print", "-f", "pdf"]);

@@ -199,7 +199,7 @@ impl Renderer for KeepsLayout {
         let laid = stoa_pdf::lay_out(ctx)?;
         *LAID.lock().expect("the kept layout") = Some(laid);
         Ok(Rendered {
-            output: Output::File(Vec::new()),
+            output: Output::File(Vec::new().into()),
             sources: Vec::new(),
             warnings: Vec::new(),
             pages: None,

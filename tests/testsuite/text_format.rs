@@ -57,7 +57,7 @@ impl Renderer for TextRenderer {
             text.push_str("\n\n");
         }
         Ok(Rendered {
-            output: Output::File(text.into_bytes()),
+            output: Output::File(text.into_bytes().into()),
             ..Rendered::default()
         })
     }

@@ -10,7 +10,7 @@ use crate::stage::Stage;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use stoa_doc::Diagnostic;
-use stoa_render::{Output, PageMap, Renderer};
+use stoa_render::{Body, Output, PageMap, Renderer};
 
 /// One format of one prepared edition to make.
 pub(crate) struct Job<'a> {
@@ -120,21 +120,22 @@ fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sin
     }
     let path = job.path(&options.out_dir, &rendered.output);
     let stage = job.stage;
-    let mut written = match &rendered.output {
-        Output::File(bytes) => stage.file(&path, bytes, job.rewrite)?,
+    let (mut written, bytes) = match &rendered.output {
+        Output::File(body) => stage.file(&path, body, job.rewrite)?,
         Output::Folder(files) => stage.folder(&path, files, job.rewrite)?,
     };
     let mut files = vec![path.clone()];
-    for (ext, bytes) in &rendered.sources {
+    for (ext, source_bytes) in &rendered.sources {
         let stem = job.prepared.stem();
         let source = path.with_file_name(format!("{stem}.{ext}"));
-        written |= stage.file(&source, bytes, job.rewrite)?;
+        let body = Body::Bytes(source_bytes.clone());
+        written |= stage.file(&source, &body, job.rewrite)?.0;
         files.push(source);
     }
-    for (suffix, bytes) in &rendered.companions {
+    for (suffix, body) in &rendered.companions {
         let stem = job.prepared.stem();
         let companion = path.with_file_name(format!("{stem}{suffix}"));
-        written |= stage.file(&companion, bytes, job.rewrite)?;
+        written |= stage.file(&companion, body, job.rewrite)?.0;
         files.push(companion);
     }
     let artifact = Artifact {
@@ -142,7 +143,7 @@ fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sin
         lang: job.prepared.edition.book.lang.clone(),
         format: job.renderer.name(),
         path,
-        bytes: rendered.output.bytes(),
+        bytes,
         seconds: started.elapsed().as_secs_f64(),
         written,
     };

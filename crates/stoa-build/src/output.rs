@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use stoa_render::Body;
 
 /// Writes `bytes` to a temporary file beside `path`, flushes it to disk and
 /// renames it over `path`. On any failure the old file is untouched and the
@@ -20,6 +21,19 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// returns its path; [`put_file`] moves it into place. On failure nothing
 /// is left behind.
 pub(crate) fn stage_file(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    stage_written(path, |file| file.write_all(bytes))
+}
+
+/// [`stage_file`] for a renderer's [`Body`], streamed into the file.
+pub(crate) fn stage_body(path: &Path, body: &Body) -> std::io::Result<PathBuf> {
+    stage_written(path, |file| body.write_to(file).map(drop))
+}
+
+/// [`stage_file`] with the bytes `write` writes.
+fn stage_written(
+    path: &Path,
+    write: impl FnOnce(&mut dyn stoa_render::Sink) -> std::io::Result<()>,
+) -> std::io::Result<PathBuf> {
     if injected_full_disk(path) {
         return Err(std::io::Error::from_raw_os_error(ENOSPC));
     }
@@ -29,7 +43,11 @@ pub(crate) fn stage_file(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> 
         .prefix(".stoa-")
         .suffix(".tmp")
         .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
+    {
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
+        write(&mut buffered)?;
+        buffered.flush()?;
+    }
     // Temporary files are private; an artifact is for readers.
     #[cfg(unix)]
     {
@@ -75,7 +93,7 @@ pub(crate) fn put_file(staged: &Path, path: &Path) -> std::io::Result<()> {
 /// name) and returns it; [`put_folder`] swaps it in. A relative path that
 /// would leave the folder is refused before anything is written; on failure
 /// nothing is left behind.
-pub(crate) fn stage_folder(path: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<PathBuf> {
+pub(crate) fn stage_folder(path: &Path, files: &[(String, Body)]) -> std::io::Result<PathBuf> {
     let parent = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)?;
     for (rel, _) in files {
@@ -84,12 +102,21 @@ pub(crate) fn stage_folder(path: &Path, files: &[(String, Vec<u8>)]) -> std::io:
     let staged = tempfile::Builder::new()
         .prefix(".stoa-")
         .tempdir_in(parent)?;
-    for (rel, bytes) in files {
+    for (rel, body) in files {
         let target = staged.path().join(rel);
         if let Some(dir) = target.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        std::fs::write(&target, bytes)?;
+        match body {
+            // The kernel copies a file without bringing it into memory.
+            Body::File(from) => std::fs::copy(from, &target).map(drop)?,
+            Body::Bytes(bytes) => std::fs::write(&target, bytes)?,
+            Body::Written(_) => {
+                let mut file = std::io::BufWriter::new(std::fs::File::create(&target)?);
+                body.write_to(&mut file)?;
+                file.flush()?;
+            }
+        }
     }
     #[cfg(unix)]
     publish_permissions(staged.path())?;
@@ -189,9 +216,22 @@ pub(crate) fn holds(path: &Path, bytes: &[u8]) -> bool {
         && std::fs::read(path).is_ok_and(|old| old == bytes)
 }
 
+/// The size of the file or, for a folder, of every file inside it.
+pub(crate) fn size_on_disk(path: &Path) -> u64 {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return 0;
+    };
+    if !meta.is_dir() {
+        return meta.len();
+    }
+    std::fs::read_dir(path)
+        .map(|entries| entries.flatten().map(|e| size_on_disk(&e.path())).sum())
+        .unwrap_or(0)
+}
+
 /// Whether the folder at `path` holds exactly `files` (relative,
 /// `/`-separated) and nothing else.
-pub(crate) fn folder_holds(path: &Path, files: &[(String, Vec<u8>)]) -> bool {
+pub(crate) fn folder_holds(path: &Path, files: &[(String, Body)]) -> bool {
     let inside = |rel: &str| {
         !rel.is_empty()
             && Path::new(rel)
@@ -216,10 +256,7 @@ pub(crate) fn folder_holds(path: &Path, files: &[(String, Vec<u8>)]) -> bool {
             }
         }
     }
-    count == files.len()
-        && files
-            .iter()
-            .all(|(rel, bytes)| holds(&path.join(rel), bytes))
+    count == files.len() && files.iter().all(|(rel, body)| body.is_in(&path.join(rel)))
 }
 
 #[cfg(test)]
@@ -228,7 +265,11 @@ mod tests {
 
     /// A folder staged and swapped in, as `crate::stage` does.
     fn replace_folder(path: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
-        let staged = stage_folder(path, files)?;
+        let files: Vec<(String, Body)> = files
+            .iter()
+            .map(|(rel, bytes)| (rel.clone(), Body::from(bytes.clone())))
+            .collect();
+        let staged = stage_folder(path, &files)?;
         put_folder(&staged, path)
     }
 

@@ -5,10 +5,11 @@
 //! file the last build left. The download page, written after the moves,
 //! then lists the files in place (see `crate::site`).
 
-use crate::output::{cannot_write, put_file, put_folder, stage_file, stage_folder};
+use crate::output::{cannot_write, put_file, put_folder, size_on_disk, stage_body, stage_folder};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use stoa_doc::Diagnostic;
+use stoa_render::Body;
 
 /// One file or folder written under a temporary name, and its place.
 #[derive(Debug)]
@@ -36,53 +37,72 @@ pub(crate) struct Stage {
 }
 
 impl Stage {
-    /// Stages `bytes` for `path` unless the file there already holds them
-    /// (and `rewrite` is off); true when staged. What an earlier format of
-    /// this build staged for the same path is dropped: the last one made
-    /// is the one that goes into place.
+    /// Stages `body` for `path` unless the file there already holds it
+    /// (and `rewrite` is off); whether it was staged, and the file's size.
+    /// What an earlier format of this build staged for the same path is
+    /// dropped: the last one made is the one that goes into place.
     pub(crate) fn file(
         &self,
         path: &Path,
-        bytes: &[u8],
+        body: &Body,
         rewrite: bool,
-    ) -> Result<bool, Vec<Diagnostic>> {
-        let unchanged = || !rewrite && crate::output::holds(path, bytes);
-        self.stage(path, false, unchanged, || stage_file(path, bytes))
+    ) -> Result<(bool, u64), Vec<Diagnostic>> {
+        // Bytes that are only known by writing them are written first,
+        // then compared with the file in place.
+        let known = body.known_len().is_some();
+        let unchanged = || !rewrite && known && body.is_in(path);
+        let same = |temp: &Path| !rewrite && !known && Body::File(temp.to_owned()).is_in(path);
+        self.stage(path, false, unchanged, || stage_body(path, body), same)
     }
 
     /// Stages the folder `files` for `path` unless the folder there holds
-    /// exactly them (and `rewrite` is off); true when staged.
+    /// exactly them (and `rewrite` is off); whether it was staged, and the
+    /// size of its files.
     pub(crate) fn folder(
         &self,
         path: &Path,
-        files: &[(String, Vec<u8>)],
+        files: &[(String, Body)],
         rewrite: bool,
-    ) -> Result<bool, Vec<Diagnostic>> {
+    ) -> Result<(bool, u64), Vec<Diagnostic>> {
         let unchanged = || !rewrite && crate::output::folder_holds(path, files);
-        self.stage(path, true, unchanged, || stage_folder(path, files))
+        self.stage(
+            path,
+            true,
+            unchanged,
+            || stage_folder(path, files),
+            |_| false,
+        )
     }
 
     /// Drops what was staged for `path`, then stages what `write` makes
-    /// unless `unchanged` says the place already holds it.
+    /// unless `unchanged` says the place already holds it, or `same` says
+    /// so of what was written.
     fn stage(
         &self,
         path: &Path,
         folder: bool,
         unchanged: impl FnOnce() -> bool,
         write: impl FnOnce() -> std::io::Result<PathBuf>,
-    ) -> Result<bool, Vec<Diagnostic>> {
+        same: impl FnOnce(&Path) -> bool,
+    ) -> Result<(bool, u64), Vec<Diagnostic>> {
         let _writing = crate::guard::writing();
         self.drop_target(path);
         if unchanged() {
-            return Ok(false);
+            return Ok((false, size_on_disk(path)));
         }
         let temp = write().map_err(|e| vec![cannot_write(path, &e)])?;
-        self.lock().push(Staged {
+        let staged = Staged {
             temp,
             target: path.to_path_buf(),
             folder,
-        });
-        Ok(true)
+        };
+        let size = size_on_disk(&staged.temp);
+        if same(&staged.temp) {
+            staged.remove();
+            return Ok((false, size));
+        }
+        self.lock().push(staged);
+        Ok((true, size))
     }
 
     /// The places this stage will fill.
@@ -147,6 +167,10 @@ impl Drop for Stage {
 mod tests {
     use super::*;
 
+    fn body(bytes: &[u8]) -> Body {
+        Body::from(bytes.to_vec())
+    }
+
     /// Every name in `dir`, sorted.
     fn names(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -163,9 +187,9 @@ mod tests {
         let (pdf, web) = (dir.path().join("b-en.pdf"), dir.path().join("en"));
         std::fs::write(&pdf, "old pdf").unwrap();
         let stage = Stage::default();
-        assert!(stage.file(&pdf, b"new pdf", false).unwrap());
-        let files = vec![("index.html".to_string(), b"page".to_vec())];
-        assert!(stage.folder(&web, &files, false).unwrap());
+        assert!(stage.file(&pdf, &body(b"new pdf"), false).unwrap().0);
+        let files = vec![("index.html".to_string(), body(b"page"))];
+        assert!(stage.folder(&web, &files, false).unwrap().0);
         assert_eq!(std::fs::read(&pdf).unwrap(), b"old pdf");
         assert!(!web.exists());
         stage.commit().unwrap();
@@ -180,8 +204,8 @@ mod tests {
         let epub = dir.path().join("b-en.epub");
         std::fs::write(&epub, "old").unwrap();
         let stage = Stage::default();
-        stage.file(&epub, b"new", false).unwrap();
-        let files = vec![("index.html".to_string(), b"page".to_vec())];
+        stage.file(&epub, &body(b"new"), false).unwrap();
+        let files = vec![("index.html".to_string(), body(b"page"))];
         stage.folder(&dir.path().join("en"), &files, false).unwrap();
         assert_eq!(names(dir.path()).len(), 3, "two staged beside the old");
         drop(stage);
@@ -197,8 +221,8 @@ mod tests {
         let stage = Stage::default();
         // Made first with an older page map, then again with the same
         // bytes as on disk: nothing is to change.
-        assert!(stage.file(&epub, b"early", false).unwrap());
-        assert!(!stage.file(&epub, b"on disk", false).unwrap());
+        assert!(stage.file(&epub, &body(b"early"), false).unwrap().0);
+        assert!(!stage.file(&epub, &body(b"on disk"), false).unwrap().0);
         assert!(stage.targets().is_empty());
         stage.commit().unwrap();
         assert_eq!(std::fs::read(&epub).unwrap(), b"on disk");
@@ -209,8 +233,23 @@ mod tests {
     fn a_folder_path_that_leaves_the_folder_is_refused_before_writing() {
         let dir = tempfile::tempdir().unwrap();
         let stage = Stage::default();
-        let files = vec![("../escape.html".to_string(), b"x".to_vec())];
+        let files = vec![("../escape.html".to_string(), body(b"x"))];
         assert!(stage.folder(&dir.path().join("en"), &files, false).is_err());
         assert!(names(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn bytes_known_only_by_writing_them_are_compared_once_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let pdf = dir.path().join("b-en.pdf");
+        std::fs::write(&pdf, "streamed").unwrap();
+        let stage = Stage::default();
+        let same = Body::Written(Box::new(|w| w.write_all(b"streamed")));
+        assert_eq!(stage.file(&pdf, &same, false).unwrap(), (false, 8));
+        assert_eq!(names(dir.path()), ["b-en.pdf"], "the written copy is gone");
+        let other = Body::Written(Box::new(|w| w.write_all(b"streamed again")));
+        assert_eq!(stage.file(&pdf, &other, false).unwrap(), (true, 14));
+        stage.commit().unwrap();
+        assert_eq!(std::fs::read(&pdf).unwrap(), b"streamed again");
     }
 }

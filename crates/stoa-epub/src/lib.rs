@@ -59,22 +59,25 @@ impl Renderer for EpubRenderer {
                 ctx.theme.describe("epub.css")
             ))]
         })?;
-        let bytes = render_epub(ctx, &css).map_err(|d| vec![d])?;
+        let packed = render_epub(ctx, &css).map_err(|d| vec![d])?;
         Ok(Rendered {
-            output: Output::File(bytes),
+            output: Output::File(packed.into_body()),
             ..Rendered::default()
         })
     }
 }
 
-/// Writes the EPUB of `ctx` into memory, styled by the theme's `css`.
-pub fn render_epub(ctx: &RenderContext, css: &str) -> Result<Vec<u8>, Diagnostic> {
-    let bytes =
+/// Makes the EPUB of `ctx`, styled by the theme's `css`: everything but
+/// its images in memory, the images read from their files as it is
+/// written (a book of a thousand pictures never holds them all).
+pub fn render_epub(ctx: &RenderContext, css: &str) -> Result<normalize::Packed, Diagnostic> {
+    let packed =
         build(ctx, css).map_err(|e| Diagnostic::error(format!("cannot assemble the EPUB: {e}")))?;
     // The last gate: what stoa's own writers could get wrong stops the
-    // edition here, never reaches a reader.
-    stoa_gate::epub(&bytes).map_err(|problems| gate_error(ctx.book, &problems))?;
-    Ok(bytes)
+    // edition here, never reaches a reader. It reads the documents and
+    // the names of the other files, which the images' stand-ins share.
+    stoa_gate::epub(&packed.bytes).map_err(|problems| gate_error(ctx.book, &problems))?;
+    Ok(packed)
 }
 
 /// The internal error of an EPUB that failed the last gate.
@@ -89,7 +92,7 @@ fn gate_error(book: &Book, problems: &[String]) -> Diagnostic {
     Diagnostic::error(stoa_gate::report("EPUB", problems, post_of)).with_hint(stoa_gate::HINT)
 }
 
-fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> {
+fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<normalize::Packed> {
     let book = ctx.book;
     let markup = Markup::new(book, ctx.notes, ctx.ids, Flavor::Epub)
         .with_pages(ctx.pages)
@@ -106,14 +109,19 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> 
     // that depends on it waits until then.
     let mut page_list = Vec::new();
     epub.stylesheet(stylesheet(book, theme_css).as_bytes())?;
+    // Each image as the image step made it for reading systems: an empty
+    // stand-in now, its file when the EPUB is written.
+    let mut images = Vec::new();
     for asset in &book.assets {
-        // The image as the image step made it for reading systems.
         let (path, media_type) = ctx.image_file(asset);
-        let bytes = std::fs::read(path).map_err(|e| epub_builder::Error::IoError {
-            msg: format!("cannot read {}", path.display()),
-            cause: e,
-        })?;
-        epub.add_resource(&asset.name, bytes.as_slice(), media_type)?;
+        if let Err(e) = std::fs::metadata(path) {
+            return Err(epub_builder::Error::IoError {
+                msg: format!("cannot read {}", path.display()),
+                cause: e,
+            });
+        }
+        epub.add_resource(&asset.name, [].as_slice(), media_type)?;
+        images.push((format!("OEBPS/{}", asset.name), path.to_path_buf()));
     }
     // Formulas drawn as images (book.toml's `[math] epub = "svg"`), named
     // as the chapters name them.
@@ -215,9 +223,15 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<Vec<u8>> 
         page_list: &page_list,
         glossary: glossary.as_deref(),
     };
-    normalize::repack(&raw, book, &extras).map_err(|e| epub_builder::Error::IoError {
-        msg: "cannot repack the EPUB".into(),
-        cause: e,
+    let bytes =
+        normalize::repack(&raw, book, &extras).map_err(|e| epub_builder::Error::IoError {
+            msg: "cannot repack the EPUB".into(),
+            cause: e,
+        })?;
+    Ok(normalize::Packed {
+        bytes,
+        images,
+        time: normalize::zip_time(&book.meta.modified),
     })
 }
 
@@ -524,7 +538,11 @@ mod tests {
             stoa_render::Layout::empty(),
         )
         .with_pages(pages);
-        render_epub(&ctx, "body {}").unwrap()
+        render_epub(&ctx, "body {}")
+            .unwrap()
+            .into_body()
+            .to_bytes()
+            .unwrap()
     }
 
     #[test]

@@ -9,8 +9,11 @@
 //! the navigation document the `doc-toc` role, a hidden landmarks nav (one
 //! visible, labelled nav: landmarks stay distinguishable) and the page list.
 
+use std::collections::HashMap;
 use std::io::{Cursor, Read, Write};
+use std::path::{Path, PathBuf};
 use stoa_doc::Book;
+use stoa_render::{Body, Sink};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 
@@ -20,6 +23,59 @@ pub struct Extras<'a> {
     pub page_list: &'a [(String, String)],
     /// The glossary document that has a Search Key Map, if any.
     pub glossary: Option<&'a str>,
+}
+
+/// An EPUB made but for its images: the archive with an empty stand-in
+/// for each, and the file each is read from as it is written.
+pub struct Packed {
+    /// The archive, every image empty.
+    pub bytes: Vec<u8>,
+    /// Each image's entry name (`OEBPS/...`) and file.
+    pub images: Vec<(String, PathBuf)>,
+    /// The time every entry is stamped with.
+    pub(crate) time: DateTime,
+}
+
+impl Packed {
+    /// The EPUB as the build writes it: the archive copied entry by entry,
+    /// each image read from its file and deflated as epub-builder would
+    /// have (so the bytes are those an EPUB made in memory would have).
+    pub fn into_body(self) -> Body {
+        if self.images.is_empty() {
+            return Body::Bytes(self.bytes);
+        }
+        Body::Written(Box::new(move |to| self.write(to)))
+    }
+
+    fn write(&self, to: &mut dyn Sink) -> std::io::Result<()> {
+        let files: HashMap<&str, &Path> = self
+            .images
+            .iter()
+            .map(|(name, path)| (name.as_str(), path.as_path()))
+            .collect();
+        let mut archive =
+            ZipArchive::new(Cursor::new(&self.bytes)).map_err(std::io::Error::other)?;
+        let mut out = ZipWriter::new(to);
+        for i in 0..archive.len() {
+            let entry = archive.by_index_raw(i).map_err(std::io::Error::other)?;
+            let Some(path) = files.get(entry.name()) else {
+                out.raw_copy_file(entry).map_err(std::io::Error::other)?;
+                continue;
+            };
+            let name = entry.name().to_string();
+            // Read whole (one image at a time) and given in one write: the
+            // deflater cuts its blocks by what each write gives it, and one
+            // write makes the bytes epub-builder made.
+            let bytes = std::fs::read(path).map_err(|e| {
+                std::io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display()))
+            })?;
+            out.start_file(name.as_str(), entry_options(&name, self.time))
+                .map_err(std::io::Error::other)?;
+            out.write_all(&bytes)?;
+        }
+        out.finish().map_err(std::io::Error::other)?;
+        Ok(())
+    }
 }
 
 /// Rewrites the archive deterministically.
@@ -174,7 +230,7 @@ fn entry_options(name: &str, time: DateTime) -> SimpleFileOptions {
         .unix_permissions(0o644)
 }
 
-fn zip_time(iso: &str) -> DateTime {
+pub(crate) fn zip_time(iso: &str) -> DateTime {
     let n = |range: std::ops::Range<usize>| iso.get(range).and_then(|s| s.parse::<u16>().ok());
     let parsed = (|| {
         let year = n(0..4)?.max(1980);

@@ -9,25 +9,27 @@ use std::collections::{HashMap, HashSet};
 
 use crate::{Problems, decode, folder, has_scheme, join};
 
-/// Checks the files of a web edition, as (relative path, bytes).
-pub fn web(files: &[(String, Vec<u8>)]) -> Result<(), Problems> {
-    let names: HashSet<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+/// Checks the files of a web edition, as (relative path, bytes); only the
+/// pages' bytes are read (an image may be given empty).
+pub fn web<N: AsRef<str>, B: AsRef<[u8]>>(files: &[(N, B)]) -> Result<(), Problems> {
+    let names: HashSet<&str> = files.iter().map(|(name, _)| name.as_ref()).collect();
     let mut problems = Vec::new();
     let mut ids: HashMap<&str, HashSet<String>> = HashMap::new();
     let mut links: Vec<(&str, String)> = Vec::new();
-    for (name, bytes) in files.iter().filter(|(n, _)| n.ends_with(".html")) {
-        let Ok(text) = std::str::from_utf8(bytes) else {
+    for (name, bytes) in files.iter().filter(|(n, _)| n.as_ref().ends_with(".html")) {
+        let name = name.as_ref();
+        let Ok(text) = std::str::from_utf8(bytes.as_ref()) else {
             problems.push(format!("{name}: not UTF-8"));
             continue;
         };
-        let mine = ids.entry(name.as_str()).or_default();
+        let mine = ids.entry(name).or_default();
         for tag in tags(text) {
             for (key, value) in tag {
                 match key {
                     "id" if !mine.insert(value.clone()) => {
                         problems.push(format!("{name}: the id `{value}` is given twice"));
                     }
-                    "href" | "src" => links.push((name.as_str(), value)),
+                    "href" | "src" => links.push((name, value)),
                     _ => {}
                 }
             }

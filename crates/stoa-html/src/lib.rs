@@ -13,7 +13,7 @@ mod pages;
 
 use stoa_doc::{Book, Diagnostic};
 use stoa_render::stoa_image::Target as ImageTarget;
-use stoa_render::{Format, ImageSettings, Output, RenderContext, Rendered, Renderer};
+use stoa_render::{Body, Format, ImageSettings, Output, RenderContext, Rendered, Renderer};
 use stoa_xhtml::{Flavor, Markup};
 
 /// The web edition's renderer.
@@ -89,11 +89,12 @@ const STYLESHEET: &str = "style.css";
 const COVER: &str = "cover.png";
 
 /// Every file of the edition of `ctx`, styled by the theme's `css`, as
-/// (relative path, bytes), sorted by path.
+/// (relative path, body), sorted by path: the pages in memory, each image
+/// the file it is copied from.
 pub fn render_site(
     ctx: &RenderContext,
     theme_css: &str,
-) -> Result<Vec<(String, Vec<u8>)>, Vec<Diagnostic>> {
+) -> Result<Vec<(String, Body)>, Vec<Diagnostic>> {
     let book = ctx.book;
     check_names(book)?;
     let markup = Markup::new(book, ctx.notes, ctx.ids, Flavor::Html)
@@ -103,14 +104,16 @@ pub fn render_site(
         file: COVER,
         size: png_size(png),
     });
-    let mut files = vec![
+    let mut files: Vec<(String, Body)> = vec![
         (
             INDEX.to_string(),
-            pages::index(&markup, cover.as_ref(), ctx.alternates, ctx.layout).into_bytes(),
+            pages::index(&markup, cover.as_ref(), ctx.alternates, ctx.layout)
+                .into_bytes()
+                .into(),
         ),
         (
             STYLESHEET.to_string(),
-            stylesheet(book, theme_css).into_bytes(),
+            stylesheet(book, theme_css).into_bytes().into(),
         ),
     ];
     // Each chapter's part, once for the edition.
@@ -119,19 +122,21 @@ pub fn render_site(
         let part = part.map(|p| (p, ctx.layout.parts[p].title.as_str()));
         files.push((
             markup.chapter_file(i),
-            pages::chapter(&markup, i, ctx.alternates, part).into_bytes(),
+            pages::chapter(&markup, i, ctx.alternates, part)
+                .into_bytes()
+                .into(),
         ));
     }
     if let Some(png) = ctx.cover_png {
-        files.push((COVER.to_string(), png.to_vec()));
+        files.push((COVER.to_string(), png.to_vec().into()));
     }
-    let read = |path: &std::path::Path| {
-        std::fs::read(path).map_err(|e| {
-            vec![Diagnostic::error(format!(
-                "cannot read the image {}: {e}",
-                path.display()
-            ))]
-        })
+    // An image is copied from its file as the edition is written.
+    let read = |path: &std::path::Path| match std::fs::metadata(path) {
+        Ok(_) => Ok(Body::File(path.to_path_buf())),
+        Err(e) => Err(vec![Diagnostic::error(format!(
+            "cannot read the image {}: {e}",
+            path.display()
+        ))]),
     };
     for asset in &book.assets {
         let (path, _) = ctx.image_file(asset);
@@ -148,7 +153,14 @@ pub fn render_site(
     files.sort_by(|a, b| a.0.cmp(&b.0));
     // The last gate: a page of stoa's own making that links nowhere or
     // repeats an id stops the edition, never reaches a reader.
-    stoa_gate::web(&files).map_err(|problems| vec![gate_error(book, &problems)])?;
+    let pages: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(name, body)| match body {
+            Body::Bytes(bytes) => (name.as_str(), bytes.as_slice()),
+            _ => (name.as_str(), [].as_slice()),
+        })
+        .collect();
+    stoa_gate::web(&pages).map_err(|problems| vec![gate_error(book, &problems)])?;
     Ok(files)
 }
 

@@ -111,6 +111,14 @@ fn book() -> Book {
 /// A PNG header of 3 × 2 pixels (enough for the size).
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\0\x03\0\0\0\x02rest";
 
+/// The files of an edition with every body read into memory.
+fn in_memory(files: Vec<(String, stoa_render::Body)>) -> Vec<(String, Vec<u8>)> {
+    files
+        .into_iter()
+        .map(|(name, body)| (name, body.to_bytes().expect("readable")))
+        .collect()
+}
+
 fn site(book: &Book, cover: Option<&[u8]>) -> Vec<(String, Vec<u8>)> {
     let notes = NotesPlan::of(book);
     let ids = IdIndex::of(book);
@@ -124,7 +132,7 @@ fn site(book: &Book, cover: Option<&[u8]>) -> Vec<(String, Vec<u8>)> {
         stoa_render::Layout::empty(),
     )
     .with_cover(cover);
-    render_site(&ctx, "body {}").unwrap()
+    in_memory(render_site(&ctx, "body {}").unwrap())
 }
 
 fn page<'f>(files: &'f [(String, Vec<u8>)], name: &str) -> &'f str {
@@ -305,7 +313,7 @@ fn chapters_link_to_the_same_chapter_in_the_other_languages() {
         stoa_render::Layout::empty(),
     )
     .with_alternates(&alternates);
-    let files = render_site(&ctx, "body {}").unwrap();
+    let files = in_memory(render_site(&ctx, "body {}").unwrap());
     let href = format!("../pt-BR/{first}.html");
     let linked = page(&files, &format!("{first}.html"));
     assert!(

@@ -15,7 +15,7 @@ mod wrap;
 use std::io::Cursor;
 
 pub use encode::{Decoded, Made};
-pub use wrap::in_svg;
+pub use wrap::{in_svg, in_svg_as};
 
 /// The kinds of image a book holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

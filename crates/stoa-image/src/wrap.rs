@@ -17,10 +17,16 @@ const DEFAULT_DPI: f64 = 72.0;
 /// The SVG holding the JPEG or PNG `bytes` (of `probe`); `None` for any
 /// other kind, which is given as it is.
 pub fn in_svg(bytes: &[u8], probe: &Probe) -> Option<Vec<u8>> {
-    let media_type = match probe.kind {
-        Kind::Jpeg | Kind::Png => probe.kind.media_type(),
-        _ => return None,
-    };
+    match probe.kind {
+        Kind::Jpeg | Kind::Png => in_svg_as(probe, probe.kind.media_type(), bytes),
+        _ => None,
+    }
+}
+
+/// The SVG of the natural size and orientation of the image `probe`
+/// describes, showing `bytes` (of `media_type`) stretched over it: the
+/// image itself, or a stand-in the PDF replaces (see stoa-pdf).
+pub fn in_svg_as(probe: &Probe, media_type: &str, bytes: &[u8]) -> Option<Vec<u8>> {
     let (w, h) = (probe.width, probe.height);
     if w == 0 || h == 0 {
         return None;

@@ -81,11 +81,12 @@ fn main() {
                 let Output::File(pdf) = &rendered.output else {
                     unreachable!("a PDF is one file")
                 };
+                let pdf = pdf.to_bytes().expect("the PDF's images readable");
                 eprintln!("render {round}: {:?}, {} bytes", start.elapsed(), pdf.len());
                 for w in &rendered.warnings {
                     eprintln!("{w}");
                 }
-                std::fs::write(out.join("sample.pdf"), pdf).expect("written");
+                std::fs::write(out.join("sample.pdf"), &pdf).expect("written");
                 for (ext, bytes) in &rendered.sources {
                     std::fs::write(out.join(format!("sample.{ext}")), bytes).expect("written");
                 }

@@ -21,6 +21,7 @@ mod preflight;
 mod press;
 pub mod raw;
 mod source;
+mod stand_in;
 mod system_fonts;
 mod text;
 mod titles;
@@ -29,6 +30,7 @@ mod wrap;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use stoa_doc::{Book, Diagnostic, IdIndex, Inline, NotesPlan, for_each_block, for_each_inline};
 use stoa_render::stoa_image::Target as ImageTarget;
@@ -109,6 +111,7 @@ impl Renderer for PdfRenderer {
             generated,
             mut document,
             mut warnings,
+            stand_ins,
         } = job.lay_out(ctx)?;
         if let Some(book) = &geared {
             job.book = book;
@@ -132,8 +135,18 @@ impl Renderer for PdfRenderer {
             let world = job.world(&generated);
             job.convert_all(&world, &generated, &errors)
         })?;
+        let pdf = stand_in::streamed(pdf, stand_ins.as_ref()).map_err(cannot_write_images)?;
         let companions = match &job.book.print.press {
-            Some(press) => press::files(&job, ctx, &document, press, &options, &mut warnings)?,
+            Some(press) => {
+                let made = press::files(&job, ctx, &document, press, &options, &mut warnings)?;
+                let mut files = Vec::new();
+                for (suffix, bytes) in made {
+                    let body = stand_in::streamed(bytes, stand_ins.as_ref())
+                        .map_err(cannot_write_images)?;
+                    files.push((suffix, body));
+                }
+                files
+            }
             None => Vec::new(),
         };
         warnings.extend(generated.warnings);
@@ -295,7 +308,16 @@ struct Laid {
     generated: Generated,
     document: PagedDocument,
     warnings: Vec<Diagnostic>,
+    /// The images Typst was given stand-ins for, written into the PDF.
+    stand_ins: Option<Arc<stand_in::StandIns>>,
 }
+
+/// A document laid out, its warnings and its stand-ins.
+type StandingIn = (
+    PagedDocument,
+    Vec<Diagnostic>,
+    Option<Arc<stand_in::StandIns>>,
+);
 
 /// What one rendering reads: the book, the theme, the folders images may
 /// come from.
@@ -321,7 +343,7 @@ impl<'a> Job<'a> {
     /// Lays the book out as the PDF prints it.
     fn lay_out(&self, ctx: &RenderContext) -> Result<Laid, Vec<Diagnostic>> {
         let generated = generate_with(self.book, ctx.notes, ctx.ids, Parts::Book, ctx.layout);
-        let (document, warnings) = self.compile(&generated)?;
+        let (document, warnings, stand_ins) = self.compile_standing_in(&generated)?;
         // A printer's gutter grows with the page count: a book that needs
         // a wider inside margin than its own is laid out once more with it.
         let Some(geared) = press::geared(self.book, document.pages().len()) else {
@@ -330,6 +352,7 @@ impl<'a> Job<'a> {
                 generated,
                 document,
                 warnings,
+                stand_ins,
             });
         };
         let job = Job {
@@ -337,12 +360,13 @@ impl<'a> Job<'a> {
             ..*self
         };
         let generated = generate_with(&geared, ctx.notes, ctx.ids, Parts::Book, ctx.layout);
-        let (document, warnings) = job.compile(&generated)?;
+        let (document, warnings, stand_ins) = job.compile_standing_in(&generated)?;
         Ok(Laid {
             geared: Some(geared),
             generated,
             document,
             warnings,
+            stand_ins,
         })
     }
 
@@ -351,8 +375,15 @@ impl<'a> Job<'a> {
         &self,
         generated: &Generated,
     ) -> Result<(PagedDocument, Vec<Diagnostic>), Vec<Diagnostic>> {
+        self.compile_standing_in(generated)
+            .map(|(doc, warnings, _)| (doc, warnings))
+    }
+
+    /// [`Job::compile`], with the stand-ins its world gave for images.
+    fn compile_standing_in(&self, generated: &Generated) -> Result<StandingIn, Vec<Diagnostic>> {
         let world = self.world_for(generated)?;
-        self.compile_in(&world, generated)
+        let (document, warnings) = self.compile_in(&world, generated)?;
+        Ok((document, warnings, world.stand_ins()))
     }
 
     /// Checks the book and theme; the world that lays the generated source
@@ -378,11 +409,15 @@ impl<'a> Job<'a> {
         let today = modified_date(self.book)
             .and_then(|d| Datetime::from_ymd(d.year()?, d.month()?, d.day()?))
             .or_else(|| book_date(self.book));
-        Ok(
-            StoaWorld::new(generated.source.clone(), theme, assets, today)
-                .with_fonts(world::FontChoice::of(&self.book.print))
-                .with_wrapped_images(self.images.is_some()),
-        )
+        let world = StoaWorld::new(generated.source.clone(), theme, assets, today)
+            .with_fonts(world::FontChoice::of(&self.book.print))
+            .with_wrapped_images(self.images.is_some());
+        // The pages of a book the image step served are written to a PDF,
+        // never drawn: its images can wait for the PDF's writing.
+        Ok(match (self.images, generated.parts) {
+            (Some(_), Parts::Book) => world.with_stand_ins(),
+            _ => world,
+        })
     }
 
     /// Lays the generated source out in `world` (see [`Job::world_for`]).
@@ -440,6 +475,13 @@ fn checked_theme(theme: &Theme) -> Result<Theme, Vec<Diagnostic>> {
             theme.describe("")
         ))]
     })
+}
+
+/// The error of a PDF whose images cannot be placed in it.
+fn cannot_write_images(e: std::io::Error) -> Vec<Diagnostic> {
+    vec![Diagnostic::error(format!(
+        "cannot place the images in the PDF: {e}"
+    ))]
 }
 
 /// `print.standard` as typst-pdf's standards.

@@ -16,6 +16,7 @@ use typst::{Library, LibraryExt, World};
 use stoa_render::Theme;
 
 use crate::fonts;
+use crate::stand_in::StandIns;
 
 /// The virtual path of the generated main file.
 pub(crate) const MAIN_PATH: &str = "/main.typ";
@@ -172,6 +173,8 @@ pub(crate) struct StoaWorld {
     today: Option<Datetime>,
     /// Raster images are given wrapped in an SVG (see [`StoaWorld::with_wrapped_images`]).
     wrap_images: bool,
+    /// Images given as stand-ins (see `crate::stand_in`).
+    stand_ins: Option<Arc<StandIns>>,
     files: Mutex<HashMap<FileId, FileResult<Bytes>>>,
     sources: Mutex<HashMap<FileId, FileResult<Source>>>,
 }
@@ -195,6 +198,7 @@ impl StoaWorld {
             choice: FontChoice::default(),
             today,
             wrap_images: false,
+            stand_ins: None,
             files: Mutex::default(),
             sources: Mutex::default(),
         }
@@ -220,6 +224,19 @@ impl StoaWorld {
         self
     }
 
+    /// The same world giving each of the book's JPEG and PNG images as a
+    /// stand-in the PDF replaces with the image as it is written (see
+    /// `crate::stand_in`): Typst holds none of their bytes.
+    pub(crate) fn with_stand_ins(mut self) -> Self {
+        self.stand_ins = Some(StandIns::new(&self.assets));
+        self
+    }
+
+    /// The stand-ins this world gives, for the PDF's writing.
+    pub(crate) fn stand_ins(&self) -> Option<Arc<StandIns>> {
+        self.stand_ins.clone()
+    }
+
     /// What, besides the files it reads, decides what this world lays out,
     /// with `extra` (the cover's size): its main file, theme, images and
     /// date. The fonts are the process's (see [`font_set`]).
@@ -235,6 +252,7 @@ impl StoaWorld {
             extra,
             fonts,
             self.wrap_images,
+            self.stand_ins.is_some(),
         ))
     }
 
@@ -242,11 +260,12 @@ impl StoaWorld {
     /// the theme's files that decides what this world lays out, known
     /// before laying anything out. `None` when an image cannot be read.
     pub(crate) fn content_key(&self, extra: u32) -> Option<u128> {
-        let mut images: Vec<(&String, Vec<u8>)> = Vec::new();
+        // Each file read and hashed alone: never every image at once.
+        let mut images: Vec<(&String, u128)> = Vec::new();
         let mut assets: Vec<(&String, &PathBuf)> = self.assets.iter().collect();
         assets.sort();
         for (vpath, path) in assets {
-            images.push((vpath, std::fs::read(path).ok()?));
+            images.push((vpath, typst::utils::hash128(&std::fs::read(path).ok()?)));
         }
         Some(typst::utils::hash128(&(self.identity(extra), images)))
     }
@@ -336,7 +355,14 @@ impl StoaWorld {
                 }
                 let path = self.real_path(id)?;
                 let bytes = fs::read(&path).map_err(|e| FileError::from_io(e, &path))?;
-                let is_asset = self.assets.contains_key(id.vpath().get_with_slash());
+                let vpath = id.vpath().get_with_slash();
+                let is_asset = self.assets.contains_key(vpath);
+                if let Some(svg) = (self.stand_ins.as_ref())
+                    .filter(|_| is_asset)
+                    .and_then(|s| s.svg(vpath, &bytes))
+                {
+                    return Ok(Bytes::new(svg));
+                }
                 if self.wrap_images
                     && is_asset
                     && let Some(svg) = stoa_render::stoa_image::probe(&bytes)

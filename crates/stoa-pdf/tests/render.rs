@@ -53,6 +53,7 @@ fn render(book: &Book, roots: &[PathBuf]) -> Result<Pdf, Vec<Diagnostic>> {
     let Output::File(pdf) = rendered.output else {
         panic!("a PDF is one file");
     };
+    let pdf = pdf.to_bytes().expect("the PDF's images readable");
     let [(ext, source)] = &rendered.sources[..] else {
         panic!("one source asked for, {} given", rendered.sources.len());
     };

@@ -467,9 +467,12 @@ impl Outcome {
         let epub = self.epub.get_or_init(|| {
             with_context(book, |ctx| {
                 let rendered = stoa_epub::EpubRenderer.render(ctx)?;
-                let stoa_render::Output::File(bytes) = rendered.output else {
+                let stoa_render::Output::File(body) = rendered.output else {
                     return Err(vec![Diagnostic::error("the EPUB writer made no file")]);
                 };
+                let bytes = body
+                    .to_bytes()
+                    .map_err(|e| vec![Diagnostic::error(format!("cannot write the EPUB: {e}"))])?;
                 chapters(&bytes, book)
             })
         });

@@ -4,10 +4,12 @@
 //! What every renderer needs and no renderer should compute for itself is
 //! in the [`RenderContext`]: the notes plan, the id index, the cover.
 
+mod body;
 mod layout;
 mod raw;
 mod registry;
 
+pub use body::{Body, Sink, WriteFn};
 pub use layout::{Group, Layout, Opening, Part};
 pub use raw::check_raw_output;
 pub use registry::Renderers;
@@ -229,7 +231,7 @@ pub struct Rendered {
     /// beside the artifact as `<book>-<lang><suffix>` (the PDF's print
     /// interior `-print.pdf` and cover wrap `-cover.pdf`, for a book with
     /// a print profile).
-    pub companions: Vec<(String, Vec<u8>)>,
+    pub companions: Vec<(String, Body)>,
 }
 
 /// A block of a chapter, by position: the chapter's index in the book and
@@ -422,25 +424,15 @@ impl PageMap {
 #[derive(Debug)]
 pub enum Output {
     /// One file, written as `<book>/<book>-<lang>.<format>`.
-    File(Vec<u8>),
+    File(Body),
     /// A folder of files by relative path (`/`-separated, no `..`), written
     /// as `<book>/<lang>/`.
-    Folder(Vec<(String, Vec<u8>)>),
+    Folder(Vec<(String, Body)>),
 }
 
 impl Default for Output {
     fn default() -> Self {
-        Output::File(Vec::new())
-    }
-}
-
-impl Output {
-    /// The artifact's size in bytes, all files counted.
-    pub fn bytes(&self) -> u64 {
-        match self {
-            Output::File(bytes) => bytes.len() as u64,
-            Output::Folder(files) => files.iter().map(|(_, b)| b.len() as u64).sum(),
-        }
+        Output::File(Body::Bytes(Vec::new()))
     }
 }
 
