@@ -71,7 +71,48 @@ pub(crate) fn check_bytes(path: &Path, media_type: &str) -> Result<Vec<u8>, Prob
     Ok(bytes)
 }
 
+/// [`check_raster_once`], remembered by content for the process: an image
+/// shown in two languages' editions, or a book built again by `stoa
+/// watch`, is decoded once (a decode is a tenth of a second for a large
+/// photograph, and a blog has hundreds).
 fn check_raster(bytes: &[u8], media_type: &str) -> Result<(), Problem> {
+    use std::collections::HashMap;
+    use std::hash::{Hash, Hasher};
+    use std::sync::{Mutex, OnceLock};
+    type Key = (u64, u64, usize);
+    static CHECKED: OnceLock<Mutex<HashMap<Key, Result<(), Problem>>>> = OnceLock::new();
+    let hash = |seed: u8| {
+        let mut h = std::hash::DefaultHasher::new();
+        (seed, media_type, bytes).hash(&mut h);
+        h.finish()
+    };
+    let key = (hash(0), hash(1), bytes.len());
+    let checked = CHECKED.get_or_init(Mutex::default);
+    let known = checked
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&key)
+        .cloned();
+    if let Some(verdict) = known {
+        return verdict;
+    }
+    let verdict = check_raster_once(bytes, media_type);
+    checked
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, verdict.clone());
+    verdict
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many images [`check_raster_once`] read on this thread, for the tests.
+    static CHECKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+fn check_raster_once(bytes: &[u8], media_type: &str) -> Result<(), Problem> {
+    #[cfg(test)]
+    CHECKS.set(CHECKS.get() + 1);
     let reader = image::ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|e| (format!("cannot be read: {e}"), String::new()))?;
@@ -263,6 +304,21 @@ pub(crate) mod tests {
             .write_to(&mut Cursor::new(&mut out), image::ImageFormat::Png)
             .unwrap();
         out
+    }
+
+    #[test]
+    fn an_image_is_decoded_once_however_often_it_is_checked() {
+        // A size no other test uses: its verdict is this test's own.
+        let bytes = png(37, 23);
+        for name in ["a.png", "b.png", "a.png"] {
+            assert_eq!(check_bytes(name, &bytes, "image/png"), Ok(()));
+        }
+        let mut broken = bytes.clone();
+        broken.truncate(bytes.len() - 20);
+        for _ in 0..2 {
+            assert!(check_bytes("c.png", &broken, "image/png").is_err());
+        }
+        assert_eq!(CHECKS.get(), 2, "each content decoded once");
     }
 
     fn check_bytes(name: &str, bytes: &[u8], media_type: &str) -> Result<(), Problem> {

@@ -57,7 +57,10 @@ impl StandIns {
         let number = *self.numbers.get(vpath)?;
         let probe = stoa_image::probe(bytes)?;
         let gray = Colour::of(bytes, &probe)?.gray();
-        stoa_image::in_svg_as(&probe, "image/png", &stand_in_png(number, gray))
+        // The image's colour profile travels with its stand-in, so that
+        // the PDF's image is described in the colours its pixels are in.
+        let png = stand_in_png(number, gray, icc_profile(bytes, probe.kind).as_deref());
+        stoa_image::in_svg_as(&probe, "image/png", &png)
     }
 }
 
@@ -125,10 +128,38 @@ fn jpeg_components(bytes: &[u8]) -> Option<u8> {
     None
 }
 
+/// The colour profile embedded in a JPEG (its APP2 `ICC_PROFILE`
+/// segments, in order) or a PNG (`iCCP`).
+fn icc_profile(bytes: &[u8], kind: Kind) -> Option<Vec<u8>> {
+    if kind == Kind::Png {
+        let reader = png::Decoder::new(io::Cursor::new(bytes)).read_info().ok()?;
+        return reader.info().icc_profile.as_ref().map(|p| p.to_vec());
+    }
+    let mut parts: Vec<(u8, &[u8])> = Vec::new();
+    let mut at = 2;
+    while at + 4 <= bytes.len() && bytes[at] == 0xFF {
+        let marker = bytes[at + 1];
+        if marker == 0xDA {
+            break;
+        }
+        let len = usize::from(u16::from_be_bytes([bytes[at + 2], bytes[at + 3]]));
+        let Some(segment) = bytes.get(at + 4..at + 2 + len) else {
+            break;
+        };
+        if marker == 0xE2 && segment.len() > 14 && segment.starts_with(b"ICC_PROFILE\0") {
+            parts.push((segment[12], &segment[14..]));
+        }
+        at += 2 + len;
+    }
+    parts.sort_by_key(|(seq, _)| *seq);
+    (!parts.is_empty()).then(|| parts.into_iter().flat_map(|(_, p)| p.to_vec()).collect())
+}
+
 /// The stand-in for image `number`: 16 pixels wide, one high, gray or
-/// RGB as the image is, whose first 16 bytes of pixels are the magic and
-/// the number (each byte once per channel in RGB: every channel holds it).
-fn stand_in_png(number: usize, gray: bool) -> Vec<u8> {
+/// RGB as the image is, with its colour profile, whose first 16 bytes of
+/// pixels are the magic and the number (each byte once per channel in
+/// RGB: every channel holds it).
+fn stand_in_png(number: usize, gray: bool, icc: Option<&[u8]>) -> Vec<u8> {
     let mut marker = MAGIC.to_vec();
     marker.extend_from_slice(&(number as u64).to_be_bytes());
     let pixels: Vec<u8> = match gray {
@@ -136,12 +167,14 @@ fn stand_in_png(number: usize, gray: bool) -> Vec<u8> {
         false => marker.iter().flat_map(|&b| [b, b, b]).collect(),
     };
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, WIDTH, 1);
-    encoder.set_color(match gray {
+    let mut info = png::Info::with_size(WIDTH, 1);
+    info.color_type = match gray {
         true => png::ColorType::Grayscale,
         false => png::ColorType::Rgb,
-    });
-    encoder.set_depth(png::BitDepth::Eight);
+    };
+    info.bit_depth = png::BitDepth::Eight;
+    info.icc_profile = icc.map(std::borrow::Cow::Borrowed);
+    let encoder = png::Encoder::with_info(&mut out, info).expect("a valid header");
     let mut writer = encoder.write_header().expect("a PNG in memory");
     writer.write_image_data(&pixels).expect("a PNG in memory");
     writer.finish().expect("a PNG in memory");
@@ -635,7 +668,7 @@ mod tests {
     fn a_stand_in_carries_its_number_in_gray_and_in_colour() {
         for gray in [true, false] {
             for number in [0, 7, 123_456] {
-                let png = stand_in_png(number, gray);
+                let png = stand_in_png(number, gray, None);
                 let mut reader = png::Decoder::new(io::Cursor::new(png)).read_info().unwrap();
                 let mut buf = vec![0; reader.output_buffer_size().unwrap()];
                 reader.next_frame(&mut buf).unwrap();
@@ -661,6 +694,29 @@ mod tests {
     }
 
     #[test]
+    fn a_colour_profile_is_read_from_a_jpeg_and_travels_with_the_stand_in() {
+        // Two APP2 segments given out of order, then the frame header.
+        let app2 = |seq: u8, data: &[u8]| {
+            let mut s = vec![0xFF, 0xE2];
+            s.extend_from_slice(&((2 + 14 + data.len()) as u16).to_be_bytes());
+            s.extend_from_slice(b"ICC_PROFILE\0");
+            s.extend_from_slice(&[seq, 2]);
+            s.extend_from_slice(data);
+            s
+        };
+        let mut jpeg = vec![0xFF, 0xD8];
+        jpeg.extend(app2(2, b"second"));
+        jpeg.extend(app2(1, b"first-"));
+        jpeg.extend([0xFF, 0xC0, 0, 8, 8, 0, 16, 0, 16, 3]);
+        let icc = icc_profile(&jpeg, Kind::Jpeg).unwrap();
+        assert_eq!(icc, b"first-second");
+        assert_eq!(icc_profile(&jpeg[..2], Kind::Jpeg), None);
+        let png = stand_in_png(3, false, Some(&icc));
+        assert_eq!(icc_profile(&png, Kind::Png).unwrap(), icc);
+        assert_eq!(icc_profile(&stand_in_png(3, false, None), Kind::Png), None);
+    }
+
+    #[test]
     fn a_dictionary_is_read_value_by_value() {
         let text = b"<</Length 12/Type/XObject/ColorSpace 2445 0 R/Decode[1 0 [2]]/D<</A(x\\)y)>>/N -3.5/S(a(b)c)/H<ab>>>stream";
         let dict = Dict::parse(text).unwrap();
@@ -679,7 +735,7 @@ mod tests {
     /// A PDF as typst-pdf writes one, holding one stand-in (for image 0)
     /// and one other object.
     fn pdf_with_stand_in(gray: bool) -> Vec<u8> {
-        let png = stand_in_png(0, gray);
+        let png = stand_in_png(0, gray, None);
         let mut reader = png::Decoder::new(io::Cursor::new(png)).read_info().unwrap();
         let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
         reader.next_frame(&mut pixels).unwrap();
