@@ -544,11 +544,19 @@ fn cannot_read(path: &Path, e: io::Error) -> io::Error {
 struct Image<'a> {
     width: u32,
     height: u32,
-    /// `/DCTDecode` (the JPEG's bytes) or `/FlateDecode` (8-bit pixels).
+    /// `/DCTDecode` (the JPEG's bytes) or `/FlateDecode` (pixels).
     filter: &'static str,
     data: std::borrow::Cow<'a, [u8]>,
     /// A PNG's alpha, deflated, when any pixel is not opaque.
     mask: Option<Vec<u8>>,
+    /// Bits per component (8 but for a PNG's palette of few colours).
+    bits: u8,
+    /// `/DecodeParms` for a PNG's own compressed rows (its filters are
+    /// the PDF's PNG predictors).
+    parms: Option<String>,
+    /// A PNG's palette (RGB triples): the image's colour space is then an
+    /// index into it, on the stand-in's.
+    palette: Option<Vec<u8>>,
 }
 
 impl<'a> Image<'a> {
@@ -567,10 +575,16 @@ impl<'a> Image<'a> {
                 filter: "/DCTDecode",
                 data: bytes.into(),
                 mask: None,
+                bits: 8,
+                parms: None,
+                palette: None,
             }),
-            Kind::Png => {
-                png_image(bytes).map_err(|e| bad(&format!("is not a PNG stoa can read: {e}")))
-            }
+            Kind::Png => match png_rows(bytes) {
+                Some(image) => Ok(image),
+                None => {
+                    png_image(bytes).map_err(|e| bad(&format!("is not a PNG stoa can read: {e}")))
+                }
+            },
             _ => Err(bad("is no longer a JPEG or a PNG")),
         }
     }
@@ -583,17 +597,83 @@ impl<'a> Image<'a> {
         out: &mut dyn Write,
     ) -> io::Result<()> {
         let mask = mask.map(|m| format!("/SMask {m} 0 R")).unwrap_or_default();
+        let parms = self
+            .parms
+            .as_ref()
+            .map(|p| format!("/DecodeParms{p}"))
+            .unwrap_or_default();
+        let colour_space = match &self.palette {
+            Some(rgb) => {
+                let hex: String = rgb.iter().map(|b| format!("{b:02X}")).collect();
+                format!("[/Indexed {colour_space} {} <{hex}>]", rgb.len() / 3 - 1)
+            }
+            None => colour_space.to_string(),
+        };
         write!(
             out,
-            "{object} 0 obj\n<</Type/XObject/Subtype/Image/Width {}/Height {}/ColorSpace {colour_space}/BitsPerComponent 8/Filter{}{mask}/Length {}>>\nstream\n",
+            "{object} 0 obj\n<</Type/XObject/Subtype/Image/Width {}/Height {}/ColorSpace {colour_space}/BitsPerComponent {}/Filter{}{parms}{mask}/Length {}>>\nstream\n",
             self.width,
             self.height,
+            self.bits,
             self.filter,
             self.data.len()
         )?;
         out.write_all(&self.data)?;
         out.write_all(b"\nendstream\nendobj\n")
     }
+}
+
+/// A PNG whose compressed rows a PDF reads as they are (ISO 32000-1,
+/// 7.4.4.4: the PNG predictors): not interlaced, without transparency, of
+/// 8-bit gray or RGB or a palette; `None` for another, which is decoded.
+/// Nothing is decoded or compressed again: the PNG's IDAT data is copied.
+fn png_rows(bytes: &[u8]) -> Option<Image<'static>> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    let mut at = SIGNATURE.len();
+    if !bytes.starts_with(SIGNATURE) {
+        return None;
+    }
+    let (mut header, mut palette, mut data) = (None, None, Vec::new());
+    while at + 12 <= bytes.len() {
+        let len = u32::from_be_bytes(bytes[at..at + 4].try_into().ok()?) as usize;
+        let kind = &bytes[at + 4..at + 8];
+        let body = bytes.get(at + 8..at + 8 + len)?;
+        match kind {
+            b"IHDR" if len == 13 => header = Some(body),
+            b"PLTE" => palette = Some(body.to_vec()),
+            // Transparency needs a soft mask: decoded.
+            b"tRNS" => return None,
+            b"IDAT" => data.extend_from_slice(body),
+            b"IEND" => break,
+            _ => {}
+        }
+        at += 12 + len;
+    }
+    let header = header?;
+    let width = u32::from_be_bytes(header[0..4].try_into().ok()?);
+    let height = u32::from_be_bytes(header[4..8].try_into().ok()?);
+    let (depth, colour, interlace) = (header[8], header[9], header[12]);
+    let colours = match (colour, depth) {
+        (0, 8) => 1,
+        (2, 8) => 3,
+        (3, 1 | 2 | 4 | 8) => 1,
+        _ => return None,
+    };
+    if interlace != 0 || data.is_empty() || (colour == 3) != palette.is_some() {
+        return None;
+    }
+    Some(Image {
+        width,
+        height,
+        filter: "/FlateDecode",
+        data: data.into(),
+        mask: None,
+        bits: depth,
+        parms: Some(format!(
+            "<</Predictor 15/Colors {colours}/BitsPerComponent {depth}/Columns {width}>>"
+        )),
+        palette: palette.filter(|_| colour == 3),
+    })
 }
 
 /// A PNG's pixels as 8-bit gray or RGB, deflated, and its alpha apart.
@@ -625,6 +705,9 @@ fn png_image(bytes: &[u8]) -> Result<Image<'static>, png::DecodingError> {
         filter: "/FlateDecode",
         data: compress_to_vec_zlib(&colour, LEVEL).into(),
         mask: alpha.map(|a| compress_to_vec_zlib(&a, LEVEL)),
+        bits: 8,
+        parms: None,
+        palette: None,
     })
 }
 
@@ -714,6 +797,94 @@ mod tests {
         let png = stand_in_png(3, false, Some(&icc));
         assert_eq!(icc_profile(&png, Kind::Png).unwrap(), icc);
         assert_eq!(icc_profile(&stand_in_png(3, false, None), Kind::Png), None);
+    }
+
+    /// A PNG of `w` × `h` pixels of colour type `colour` and `depth`, with
+    /// `palette` and `trns` chunks when given.
+    fn png_typed(
+        (w, h): (u32, u32),
+        colour: png::ColorType,
+        depth: png::BitDepth,
+        palette: Option<&[u8]>,
+        trns: Option<&[u8]>,
+    ) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, w, h);
+        encoder.set_color(colour);
+        encoder.set_depth(depth);
+        if let Some(p) = palette {
+            encoder.set_palette(p.to_vec());
+        }
+        if let Some(t) = trns {
+            encoder.set_trns(t.to_vec());
+        }
+        let mut writer = encoder.write_header().unwrap();
+        let row = (w as usize * colour.samples() * depth as usize).div_ceil(8);
+        writer.write_image_data(&vec![1; row * h as usize]).unwrap();
+        writer.finish().unwrap();
+        out
+    }
+
+    #[test]
+    fn a_pngs_own_rows_go_into_the_pdf_when_a_pdf_can_read_them() {
+        use png::{BitDepth, ColorType};
+        let palette = [0, 0, 0, 255, 255, 255];
+        let indexed = png_typed(
+            (9, 4),
+            ColorType::Indexed,
+            BitDepth::Two,
+            Some(&palette),
+            None,
+        );
+        let image = png_rows(&indexed).expect("an indexed PNG");
+        assert_eq!((image.width, image.height, image.bits), (9, 4, 2));
+        assert_eq!(image.palette.as_deref(), Some(palette.as_slice()));
+        assert_eq!(
+            image.parms.as_deref(),
+            Some("<</Predictor 15/Colors 1/BitsPerComponent 2/Columns 9>>")
+        );
+        // Each row: its filter byte, then 9 pixels of 2 bits in 3 bytes.
+        let rows = miniz_oxide::inflate::decompress_to_vec_zlib(&image.data).unwrap();
+        assert_eq!(rows.len(), 4 * (1 + 3));
+        let mut written = Vec::new();
+        image.write_object(5, "7 0 R", None, &mut written).unwrap();
+        let text = String::from_utf8_lossy(&written);
+        assert!(
+            text.contains("/ColorSpace [/Indexed 7 0 R 1 <000000FFFFFF>]"),
+            "{text}"
+        );
+        let rgb = png_typed((5, 5), ColorType::Rgb, BitDepth::Eight, None, None);
+        assert_eq!(png_rows(&rgb).unwrap().palette, None);
+        // Transparency, alpha and 16 bits are decoded instead.
+        let keyed = png_typed(
+            (2, 2),
+            ColorType::Indexed,
+            BitDepth::Eight,
+            Some(&palette),
+            Some(&[0]),
+        );
+        assert!(png_rows(&keyed).is_none());
+        assert!(
+            png_rows(&png_typed(
+                (2, 2),
+                ColorType::Rgba,
+                BitDepth::Eight,
+                None,
+                None
+            ))
+            .is_none()
+        );
+        assert!(
+            png_rows(&png_typed(
+                (2, 2),
+                ColorType::Rgb,
+                BitDepth::Sixteen,
+                None,
+                None
+            ))
+            .is_none()
+        );
+        assert!(png_rows(b"\x89PNG\r\n\x1a\nbroken").is_none());
     }
 
     #[test]
