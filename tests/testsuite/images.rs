@@ -295,3 +295,31 @@ fn images_no_edition_uses_any_more_leave_the_cache() {
         "{before:?}\n{after:?}"
     );
 }
+
+/// The images known to decode whole are kept between builds (reading a
+/// post decodes each image to check it): a second build decodes none of
+/// them again, but an image changed since is checked again, and a damaged
+/// one is still an error at its post's line (a PNG cut in half: a JPEG cut
+/// so still decodes, its missing rows grey).
+#[test]
+fn images_checked_once_are_remembered_by_content_and_a_change_is_seen() {
+    let project = kept_until_exit(project_from(&fixture("images/books")));
+    let build = || stoa(&project, &["build", "--book", "photos", "-f", "epub"]);
+    let out = build();
+    assert!(out.status.success(), "{}", output_text(&out));
+    let kept = project.join("dist/.cache/stoa/decoded");
+    let keys = std::fs::read_to_string(&kept).unwrap();
+    // camera.jpg, logo.webp, screenshot.png, small.jpg, web-photo.webp.
+    assert_eq!(keys.lines().count(), 5, "{keys}");
+    let screenshot = project.join("books/posts/pictures/screenshot.png");
+    let bytes = std::fs::read(&screenshot).unwrap();
+    std::fs::write(&screenshot, &bytes[..bytes.len() / 2]).unwrap();
+    let out = build();
+    let log = output_text(&out);
+    assert!(!out.status.success(), "{log}");
+    assert!(
+        log.contains("screenshot.png` is damaged or truncated"),
+        "{log}"
+    );
+    assert!(log.contains("books/posts/pictures/en.md:"), "{log}");
+}

@@ -29,6 +29,7 @@ pub use config::{BookConfig, PluginConfig, PrintConfig, load_config};
 pub use edition::{Edition, epoch_to_iso, load_editions, load_editions_with, post_languages};
 pub use front::{FrontFormat, yaml_table, yaml_table_last_wins};
 pub use lang::Language;
+pub use picture::{decoded_images, remember_decoded};
 pub use post::{Post, PostHeader, load_post, read_header};
 pub use press::PressText;
 pub use source::{SourceFile, line_col};

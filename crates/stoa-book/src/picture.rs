@@ -71,48 +71,74 @@ pub(crate) fn check_bytes(path: &Path, media_type: &str) -> Result<Vec<u8>, Prob
     Ok(bytes)
 }
 
-/// [`check_raster_once`], remembered by content for the process: an image
-/// shown in two languages' editions, or a book built again by `stoa
-/// watch`, is decoded once (a decode is a tenth of a second for a large
-/// photograph, and a blog has hundreds).
-fn check_raster(bytes: &[u8], media_type: &str) -> Result<(), Problem> {
-    use std::collections::HashMap;
+/// What was learnt of images' bytes by decoding them, by content (see
+/// [`content_key`]): an image shown in two languages' editions, or a book
+/// built again by `stoa watch`, is decoded once (a decode is a tenth of a
+/// second for a large photograph, and a blog has hundreds). The images
+/// that decoded whole are kept between builds too (see [`decoded_images`]).
+#[derive(Default)]
+struct Decodes {
+    verdicts: std::collections::HashMap<String, Result<(), Problem>>,
+    /// The contents asked about by this process.
+    asked: std::collections::BTreeSet<String>,
+}
+
+fn decodes() -> std::sync::MutexGuard<'static, Decodes> {
+    static DECODES: std::sync::OnceLock<std::sync::Mutex<Decodes>> = std::sync::OnceLock::new();
+    let decodes = DECODES.get_or_init(Default::default);
+    decodes.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A name for the content `bytes`: two 64-bit hashes and the length.
+fn content_key(bytes: &[u8]) -> String {
     use std::hash::{Hash, Hasher};
-    use std::sync::{Mutex, OnceLock};
-    type Key = (u64, u64, usize);
-    static CHECKED: OnceLock<Mutex<HashMap<Key, Result<(), Problem>>>> = OnceLock::new();
     let hash = |seed: u8| {
         let mut h = std::hash::DefaultHasher::new();
-        (seed, media_type, bytes).hash(&mut h);
+        (seed, bytes).hash(&mut h);
         h.finish()
     };
-    let key = (hash(0), hash(1), bytes.len());
-    let checked = CHECKED.get_or_init(Mutex::default);
-    let known = checked
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&key)
-        .cloned();
+    format!("{:016x}{:016x}-{}", hash(0), hash(1), bytes.len())
+}
+
+/// The contents (see [`content_key`]) of the images this process decoded
+/// whole, or was told had been: for the build cache to keep.
+pub fn decoded_images() -> Vec<String> {
+    let decodes = decodes();
+    decodes
+        .asked
+        .iter()
+        .filter(|key| matches!(decodes.verdicts.get(*key), Some(Ok(()))))
+        .cloned()
+        .collect()
+}
+
+/// Takes `keys` (from [`decoded_images`] of an earlier build) as images
+/// that decode whole: they are not decoded again. Only the decoding is
+/// skipped; an image's kind and size are checked every time.
+pub fn remember_decoded(keys: impl IntoIterator<Item = String>) {
+    let mut decodes = decodes();
+    for key in keys {
+        decodes.verdicts.entry(key).or_insert(Ok(()));
+    }
+}
+
+/// Whether `reader`'s image decodes to the end, remembered by content.
+fn decodes_whole(bytes: &[u8], reader: image::ImageReader<Cursor<&[u8]>>) -> Result<(), Problem> {
+    let key = content_key(bytes);
+    let known = {
+        let mut decodes = decodes();
+        decodes.asked.insert(key.clone());
+        decodes.verdicts.get(&key).cloned()
+    };
     if let Some(verdict) = known {
         return verdict;
     }
-    let verdict = check_raster_once(bytes, media_type);
-    checked
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(key, verdict.clone());
+    let verdict = decode(reader);
+    decodes().verdicts.insert(key, verdict.clone());
     verdict
 }
 
-#[cfg(test)]
-thread_local! {
-    /// How many images [`check_raster_once`] read on this thread, for the tests.
-    static CHECKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-fn check_raster_once(bytes: &[u8], media_type: &str) -> Result<(), Problem> {
-    #[cfg(test)]
-    CHECKS.set(CHECKS.get() + 1);
+fn check_raster(bytes: &[u8], media_type: &str) -> Result<(), Problem> {
     let reader = image::ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|e| (format!("cannot be read: {e}"), String::new()))?;
@@ -139,12 +165,6 @@ fn check_raster_once(bytes: &[u8], media_type: &str) -> Result<(), Problem> {
             ),
         ));
     }
-    let damaged = |e: image::ImageError| {
-        (
-            format!("is damaged or truncated: {e}"),
-            "export the image again".to_string(),
-        )
-    };
     // The header alone says how large the image is: refuse a huge one
     // before anything is decoded.
     let size = imagesize::blob_size(bytes).map_err(|e| {
@@ -164,12 +184,28 @@ fn check_raster_once(bytes: &[u8], media_type: &str) -> Result<(), Problem> {
             "scale it down: 2,000 pixels across are plenty for a page".into(),
         ));
     }
-    let mut reader = reader;
+    decodes_whole(bytes, reader)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many images [`decode`] decoded on this thread, for the tests.
+    static DECODED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Decodes the image of `reader` to the end, within the pixel limit.
+fn decode(mut reader: image::ImageReader<Cursor<&[u8]>>) -> Result<(), Problem> {
+    #[cfg(test)]
+    DECODED.set(DECODED.get() + 1);
     let mut limits = image::Limits::default();
     limits.max_alloc = Some(MAX_IMAGE_PIXELS * 8);
     reader.limits(limits);
-    reader.decode().map_err(damaged)?;
-    Ok(())
+    reader.decode().map(drop).map_err(|e| {
+        (
+            format!("is damaged or truncated: {e}"),
+            "export the image again".to_string(),
+        )
+    })
 }
 
 fn name_of(media_type: &str) -> &'static str {
@@ -318,7 +354,16 @@ pub(crate) mod tests {
         for _ in 0..2 {
             assert!(check_bytes("c.png", &broken, "image/png").is_err());
         }
-        assert_eq!(CHECKS.get(), 2, "each content decoded once");
+        assert_eq!(DECODED.get(), 2, "each content decoded once");
+        // Known from an earlier build: not decoded, but its header still
+        // read (a name that lies is still found out).
+        let other = png(41, 23);
+        remember_decoded([content_key(&other)]);
+        assert_eq!(check_bytes("d.png", &other, "image/png"), Ok(()));
+        assert_eq!(DECODED.get(), 2);
+        assert!(decoded_images().contains(&content_key(&other)));
+        assert!(!decoded_images().contains(&content_key(&broken)));
+        assert!(check_bytes("d.jpg", &other, "image/jpeg").is_err());
     }
 
     fn check_bytes(name: &str, bytes: &[u8], media_type: &str) -> Result<(), Problem> {

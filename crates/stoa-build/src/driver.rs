@@ -61,6 +61,7 @@ pub(crate) fn build_cached(
     if let Some(warning) = &unreadable {
         sink(Event::Warning(warning));
     }
+    crate::decoded::recall(&options.out_dir);
     let mut ledger = Ledger::default();
     let mut report = in_pool(options, sink, "build", || {
         let (report, made) = run(options, sink, cache);
@@ -72,6 +73,7 @@ pub(crate) fn build_cached(
     let _t = phase(|| "cache store".into());
     report.warnings.extend(unreadable);
     let mut unwritable = None;
+    crate::decoded::keep(&options.out_dir);
     if let Some(kept) = cache.commit(ledger, &options.out_dir, report.ok(), &mut unwritable) {
         crate::covers::prune(&options.out_dir, &kept);
         crate::images::prune(&options.out_dir, &kept);

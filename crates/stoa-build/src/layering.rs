@@ -19,6 +19,7 @@ const STEPS: &[(&str, u8)] = &[
     ("cache", 4),
     ("covers", 4),
     ("plan", 4),
+    ("decoded", 5),
     ("load", 5),
     ("plugins", 5),
     ("plugin_assets", 5),

@@ -57,6 +57,7 @@ mod builtin;
 mod cache;
 mod check;
 mod covers;
+mod decoded;
 mod diagnostics;
 mod driver;
 mod guard;
