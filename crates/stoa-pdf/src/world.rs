@@ -354,15 +354,15 @@ impl StoaWorld {
                     return bytes;
                 }
                 let path = self.real_path(id)?;
-                let bytes = fs::read(&path).map_err(|e| FileError::from_io(e, &path))?;
                 let vpath = id.vpath().get_with_slash();
                 let is_asset = self.assets.contains_key(vpath);
                 if let Some(svg) = (self.stand_ins.as_ref())
                     .filter(|_| is_asset)
-                    .and_then(|s| s.svg(vpath, &bytes))
+                    .and_then(|s| s.svg_of_file(vpath, &path))
                 {
                     return Ok(Bytes::new(svg));
                 }
+                let bytes = fs::read(&path).map_err(|e| FileError::from_io(e, &path))?;
                 if self.wrap_images
                     && is_asset
                     && let Some(svg) = stoa_render::stoa_image::probe(&bytes)
