@@ -545,14 +545,13 @@ fn update(
     let mut next = pdf.size;
     for f in found {
         let path = &files[f.number];
-        let bytes = std::fs::read(path).map_err(|e| cannot_read(path, e))?;
-        let image = Image::of(&bytes, path)?;
+        let image = Image::of(path).map_err(|e| cannot_read(path, e))?;
         let mask = image.mask.as_ref().map(|_| {
             next += 1;
             next - 1
         });
         entries.push((f.object, out.at));
-        image.write_object(f.object, &f.colour_space, mask, &mut out)?;
+        image.write_object(f.object, &f.colour_space, mask, path, &mut out)?;
         if let (Some(object), Some(alpha)) = (mask, &image.mask) {
             entries.push((object, out.at));
             write!(
@@ -598,12 +597,12 @@ fn cannot_read(path: &Path, e: io::Error) -> io::Error {
 }
 
 /// An image as the PDF holds it.
-struct Image<'a> {
+struct Image {
     width: u32,
     height: u32,
     /// `/DCTDecode` (the JPEG's bytes) or `/FlateDecode` (pixels).
     filter: &'static str,
-    data: std::borrow::Cow<'a, [u8]>,
+    data: Data,
     /// A PNG's alpha, deflated, when any pixel is not opaque.
     mask: Option<Vec<u8>>,
     /// Bits per component (8 but for a PNG's palette of few colours).
@@ -616,31 +615,63 @@ struct Image<'a> {
     palette: Option<Vec<u8>>,
 }
 
-impl<'a> Image<'a> {
-    fn of(bytes: &'a [u8], path: &Path) -> io::Result<Image<'a>> {
-        let bad = |what: &str| {
-            io::Error::other(format!(
-                "the image {} {what} (it changed during the build?)",
-                path.display()
-            ))
-        };
-        let probe = stoa_image::probe(bytes).ok_or_else(|| bad("cannot be read"))?;
+/// An image's stream data: made in memory (a PNG decoded), or pieces of
+/// its file copied as they are, never read into memory whole (reading
+/// files of hundreds of kilobytes one after the other raised glibc's
+/// threshold for giving memory back, and the memory of the build with it).
+enum Data {
+    Made(Vec<u8>),
+    /// (offset, length) in the image's file.
+    Pieces(Vec<(u64, u64)>),
+}
+
+impl Data {
+    fn len(&self) -> u64 {
+        match self {
+            Data::Made(bytes) => bytes.len() as u64,
+            Data::Pieces(pieces) => pieces.iter().map(|(_, len)| len).sum(),
+        }
+    }
+
+    fn write(&self, path: &Path, out: &mut dyn Write) -> io::Result<()> {
+        use std::io::{Read, Seek};
+        match self {
+            Data::Made(bytes) => out.write_all(bytes),
+            Data::Pieces(pieces) => {
+                let mut file = std::fs::File::open(path)?;
+                for &(offset, len) in pieces {
+                    file.seek(io::SeekFrom::Start(offset))?;
+                    let copied = io::copy(&mut (&mut file).take(len), out)?;
+                    if copied != len {
+                        return Err(io::Error::other("it is shorter than it was"));
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Image {
+    fn of(path: &Path) -> io::Result<Image> {
+        let bad = |what: &str| io::Error::other(format!("{what} (it changed during the build?)"));
+        let head = head_of(path)?;
+        let probe = stoa_image::probe(&head).ok_or_else(|| bad("cannot be read"))?;
         match probe.kind {
             Kind::Jpeg => Ok(Image {
                 width: probe.width,
                 height: probe.height,
                 filter: "/DCTDecode",
-                data: bytes.into(),
+                data: Data::Pieces(vec![(0, std::fs::metadata(path)?.len())]),
                 mask: None,
                 bits: 8,
                 parms: None,
                 palette: None,
             }),
-            Kind::Png => match png_rows(bytes) {
+            Kind::Png => match png_rows(&mut std::fs::File::open(path)?) {
                 Some(image) => Ok(image),
-                None => {
-                    png_image(bytes).map_err(|e| bad(&format!("is not a PNG stoa can read: {e}")))
-                }
+                None => png_image(&std::fs::read(path)?)
+                    .map_err(|e| bad(&format!("is not a PNG stoa can read: {e}"))),
             },
             _ => Err(bad("is no longer a JPEG or a PNG")),
         }
@@ -651,6 +682,7 @@ impl<'a> Image<'a> {
         object: u32,
         colour_space: &str,
         mask: Option<u32>,
+        path: &Path,
         out: &mut dyn Write,
     ) -> io::Result<()> {
         let mask = mask.map(|m| format!("/SMask {m} 0 R")).unwrap_or_default();
@@ -675,7 +707,7 @@ impl<'a> Image<'a> {
             self.filter,
             self.data.len()
         )?;
-        out.write_all(&self.data)?;
+        self.data.write(path, out)?;
         out.write_all(b"\nendstream\nendobj\n")
     }
 }
@@ -684,27 +716,35 @@ impl<'a> Image<'a> {
 /// 7.4.4.4: the PNG predictors): not interlaced, without transparency, of
 /// 8-bit gray or RGB or a palette; `None` for another, which is decoded.
 /// Nothing is decoded or compressed again: the PNG's IDAT data is copied.
-fn png_rows(bytes: &[u8]) -> Option<Image<'static>> {
+fn png_rows(file: &mut (impl io::Read + io::Seek)) -> Option<Image> {
     const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
-    let mut at = SIGNATURE.len();
-    if !bytes.starts_with(SIGNATURE) {
+    let mut signature = [0; 8];
+    file.read_exact(&mut signature).ok()?;
+    if signature != SIGNATURE {
         return None;
     }
-    let (mut header, mut palette, mut data) = (None, None, Vec::new());
-    while at + 12 <= bytes.len() {
-        let len = u32::from_be_bytes(bytes[at..at + 4].try_into().ok()?) as usize;
-        let kind = &bytes[at + 4..at + 8];
-        let body = bytes.get(at + 8..at + 8 + len)?;
-        match kind {
-            b"IHDR" if len == 13 => header = Some(body),
-            b"PLTE" => palette = Some(body.to_vec()),
+    let (mut header, mut palette, mut pieces) = (None, None, Vec::new());
+    let mut at = SIGNATURE.len() as u64;
+    loop {
+        let mut chunk = [0; 8];
+        file.read_exact(&mut chunk).ok()?;
+        let len = u64::from(u32::from_be_bytes(chunk[..4].try_into().ok()?));
+        let small = |file: &mut _| -> Option<Vec<u8>> {
+            let mut body = vec![0; usize::try_from(len).ok()?.min(1 << 16)];
+            io::Read::read_exact(file, &mut body).ok()?;
+            Some(body)
+        };
+        match &chunk[4..] {
+            b"IHDR" if len == 13 => header = Some(small(file)?),
+            b"PLTE" if len <= 768 => palette = Some(small(file)?),
             // Transparency needs a soft mask: decoded.
             b"tRNS" => return None,
-            b"IDAT" => data.extend_from_slice(body),
+            b"IDAT" => pieces.push((at + 8, len)),
             b"IEND" => break,
             _ => {}
         }
         at += 12 + len;
+        file.seek(io::SeekFrom::Start(at)).ok()?;
     }
     let header = header?;
     let width = u32::from_be_bytes(header[0..4].try_into().ok()?);
@@ -716,14 +756,14 @@ fn png_rows(bytes: &[u8]) -> Option<Image<'static>> {
         (3, 1 | 2 | 4 | 8) => 1,
         _ => return None,
     };
-    if interlace != 0 || data.is_empty() || (colour == 3) != palette.is_some() {
+    if interlace != 0 || pieces.is_empty() || (colour == 3) != palette.is_some() {
         return None;
     }
     Some(Image {
         width,
         height,
         filter: "/FlateDecode",
-        data: data.into(),
+        data: Data::Pieces(pieces),
         mask: None,
         bits: depth,
         parms: Some(format!(
@@ -734,7 +774,7 @@ fn png_rows(bytes: &[u8]) -> Option<Image<'static>> {
 }
 
 /// A PNG's pixels as 8-bit gray or RGB, deflated, and its alpha apart.
-fn png_image(bytes: &[u8]) -> Result<Image<'static>, png::DecodingError> {
+fn png_image(bytes: &[u8]) -> Result<Image, png::DecodingError> {
     let mut decoder = png::Decoder::new(io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = decoder.read_info()?;
@@ -760,7 +800,7 @@ fn png_image(bytes: &[u8]) -> Result<Image<'static>, png::DecodingError> {
         width: frame.width,
         height: frame.height,
         filter: "/FlateDecode",
-        data: compress_to_vec_zlib(&colour, LEVEL).into(),
+        data: Data::Made(compress_to_vec_zlib(&colour, LEVEL)),
         mask: alpha.map(|a| compress_to_vec_zlib(&a, LEVEL)),
         bits: 8,
         parms: None,
@@ -893,25 +933,32 @@ mod tests {
             Some(&palette),
             None,
         );
-        let image = png_rows(&indexed).expect("an indexed PNG");
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("indexed.png");
+        std::fs::write(&file, &indexed).unwrap();
+        let image = png_rows(&mut std::fs::File::open(&file).unwrap()).expect("an indexed PNG");
         assert_eq!((image.width, image.height, image.bits), (9, 4, 2));
         assert_eq!(image.palette.as_deref(), Some(palette.as_slice()));
         assert_eq!(
             image.parms.as_deref(),
             Some("<</Predictor 15/Colors 1/BitsPerComponent 2/Columns 9>>")
         );
-        // Each row: its filter byte, then 9 pixels of 2 bits in 3 bytes.
-        let rows = miniz_oxide::inflate::decompress_to_vec_zlib(&image.data).unwrap();
-        assert_eq!(rows.len(), 4 * (1 + 3));
         let mut written = Vec::new();
-        image.write_object(5, "7 0 R", None, &mut written).unwrap();
+        image
+            .write_object(5, "7 0 R", None, &file, &mut written)
+            .unwrap();
+        let object = &written["5 0 obj\n".len()..];
+        let data = Dict::parse(object).unwrap().stream(object).unwrap();
+        // Each row: its filter byte, then 9 pixels of 2 bits in 3 bytes.
+        let rows = miniz_oxide::inflate::decompress_to_vec_zlib(data).unwrap();
+        assert_eq!(rows.len(), 4 * (1 + 3));
         let text = String::from_utf8_lossy(&written);
         assert!(
             text.contains("/ColorSpace [/Indexed 7 0 R 1 <000000FFFFFF>]"),
             "{text}"
         );
         let rgb = png_typed((5, 5), ColorType::Rgb, BitDepth::Eight, None, None);
-        assert_eq!(png_rows(&rgb).unwrap().palette, None);
+        assert_eq!(png_rows(&mut io::Cursor::new(&rgb)).unwrap().palette, None);
         // Transparency, alpha and 16 bits are decoded instead.
         let keyed = png_typed(
             (2, 2),
@@ -920,28 +967,28 @@ mod tests {
             Some(&palette),
             Some(&[0]),
         );
-        assert!(png_rows(&keyed).is_none());
+        assert!(png_rows(&mut io::Cursor::new(&keyed)).is_none());
         assert!(
-            png_rows(&png_typed(
+            png_rows(&mut io::Cursor::new(png_typed(
                 (2, 2),
                 ColorType::Rgba,
                 BitDepth::Eight,
                 None,
                 None
-            ))
+            )))
             .is_none()
         );
         assert!(
-            png_rows(&png_typed(
+            png_rows(&mut io::Cursor::new(png_typed(
                 (2, 2),
                 ColorType::Rgb,
                 BitDepth::Sixteen,
                 None,
                 None
-            ))
+            )))
             .is_none()
         );
-        assert!(png_rows(b"\x89PNG\r\n\x1a\nbroken").is_none());
+        assert!(png_rows(&mut io::Cursor::new(b"\x89PNG\r\n\x1a\nbroken")).is_none());
     }
 
     #[test]
