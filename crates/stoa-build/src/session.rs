@@ -26,6 +26,8 @@ impl Session {
     /// A session that builds what `options` asks for. Its first build reads
     /// the cache the output folder holds from earlier runs.
     pub fn new(options: BuildOptions) -> Self {
+        // What the renderers computed is kept for the session's next build.
+        stoa_render::set_warm();
         Session {
             options,
             cache: Cache::default(),

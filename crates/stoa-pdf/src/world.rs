@@ -140,18 +140,26 @@ fn library() -> &'static LazyHash<Library> {
     LIBRARY.get_or_init(|| LazyHash::new(Library::default()))
 }
 
-/// How many compilations a memoized Typst result survives unused: enough
-/// for a warm session's next edit of the same editions to find theirs (a
-/// build compiles only its stale editions), few enough that a build of
-/// hundreds of editions keeps the last few editions' results, not all of
-/// them (without it, a build's memory grew by about 15 MiB per edition).
+/// How many compilations a memoized Typst result survives unused in a warm
+/// session (`stoa watch`): enough for its next edit of the same editions
+/// to find theirs (a build compiles only its stale editions), few enough
+/// that a build of hundreds of editions keeps the last few editions'
+/// results, not all of them (without it, a build's memory grew by about
+/// 15 MiB per edition). A single build keeps none: an edition's layout is
+/// of no use to the next edition, and a book of 2,000 pages held 250 MiB
+/// of it through the next one's layout (scripts/bench-images).
 const MEMO_AGE_COMPILES: usize = 8;
 
 /// Ages Typst's memoized results by one compilation and forgets those
-/// unused for [`MEMO_AGE_COMPILES`]; called after each compilation. Safe
-/// while other threads compile: a result forgotten is computed again.
+/// unused for [`MEMO_AGE_COMPILES`] (all of them, in a single build);
+/// called after each compilation. Safe while other threads compile: a
+/// result forgotten is computed again.
 pub(crate) fn forget_old_compilations() {
-    typst::comemo::evict(MEMO_AGE_COMPILES);
+    let age = match stoa_render::is_warm() {
+        true => MEMO_AGE_COMPILES,
+        false => 0,
+    };
+    typst::comemo::evict(age);
 }
 
 /// Locks a mutex, carrying on after another thread panicked while holding

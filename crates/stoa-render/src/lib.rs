@@ -617,6 +617,24 @@ pub trait Renderer: Sync {
     }
 }
 
+/// Whether this process builds again and again (`stoa watch`, `stoa
+/// serve`): a renderer may then keep what it computed for the next build
+/// (Typst's memoized layout), where a single build frees it as soon as an
+/// edition is made (a large book's layout held hundreds of megabytes
+/// through the next edition's).
+static WARM: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks this process as one that builds again and again (see [`is_warm`]).
+pub fn set_warm() {
+    WARM.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether this process builds again and again: what a renderer computed
+/// is worth keeping for the next build.
+pub fn is_warm() -> bool {
+    WARM.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
