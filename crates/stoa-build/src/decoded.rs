@@ -30,7 +30,7 @@ pub(crate) fn keep(out_dir: &Path) {
     let mut text = keys.join("\n");
     text.push('\n');
     let file = path(out_dir);
-    if keys.is_empty() || crate::output::holds(&file, text.as_bytes()) {
+    if keys.is_empty() || stoa_render::file_holds(&file, text.as_bytes()) {
         return;
     }
     let _ = std::fs::create_dir_all(out_dir.join(CACHE_DIR));

@@ -162,7 +162,7 @@ fn run_job(options: &BuildOptions, job: &Job, pages: Option<&PageMap>, sink: Sin
 /// file left alone keeps its time, for the tools that watch the output);
 /// true when it wrote.
 pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<bool, Vec<Diagnostic>> {
-    if crate::output::holds(path, bytes) {
+    if stoa_render::file_holds(path, bytes) {
         return Ok(false);
     }
     write_atomically(path, bytes).map_err(|e| vec![crate::output::cannot_write(path, &e)])?;

@@ -209,13 +209,6 @@ fn publish_permissions(dir: &Path) -> std::io::Result<()> {
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))
 }
 
-/// Whether the file at `path` holds exactly `bytes` (its size is compared
-/// first, so a changed file is seldom read).
-pub(crate) fn holds(path: &Path, bytes: &[u8]) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
-        && std::fs::read(path).is_ok_and(|old| old == bytes)
-}
-
 /// The size of the file or, for a folder, of every file inside it.
 pub(crate) fn size_on_disk(path: &Path) -> u64 {
     let Ok(meta) = std::fs::symlink_metadata(path) else {

@@ -111,14 +111,7 @@ fn header_complete(head: &[u8]) -> bool {
         }
         return false;
     }
-    let mut at = 2;
-    while at + 4 <= head.len() && head[at] == 0xFF {
-        if head[at + 1] == 0xDA {
-            return true;
-        }
-        at += 2 + usize::from(u16::from_be_bytes([head[at + 2], head[at + 3]]));
-    }
-    false
+    jpeg_segments(head).any(|(marker, _)| marker == SOS)
 }
 
 /// The colours of an image this module writes.
@@ -162,27 +155,42 @@ impl Colour {
 /// The number of components a baseline or progressive JPEG has, from its
 /// frame header.
 fn jpeg_components(bytes: &[u8]) -> Option<u8> {
+    // SOF0–SOF15, but DHT (C4), JPG (C8) and DAC (CC); its body: the
+    // precision, the height, the width, then the number of components.
+    let is_frame = |m: u8| (0xC0..=0xCF).contains(&m) && ![0xC4, 0xC8, 0xCC].contains(&m);
+    jpeg_segments(bytes)
+        .find(|&(marker, _)| is_frame(marker))
+        .and_then(|(_, body)| body.get(5).copied())
+}
+
+/// The start of a JPEG's scan: its pixels follow.
+const SOS: u8 = 0xDA;
+
+/// A JPEG's segments up to its scan, as (marker, body); the scan's marker
+/// last, with no body. It stops early at bytes that are not a segment.
+fn jpeg_segments(bytes: &[u8]) -> impl Iterator<Item = (u8, &[u8])> {
     let mut at = 2;
-    while at + 4 <= bytes.len() {
-        if bytes[at] != 0xFF {
-            return None;
-        }
-        let marker = bytes[at + 1];
-        if marker == 0xFF {
+    std::iter::from_fn(move || {
+        // Fill bytes (0xFF) may stand before a marker.
+        while bytes.get(at..at + 2) == Some(&[0xFF, 0xFF]) {
             at += 1;
-            continue;
         }
-        let len = usize::from(u16::from_be_bytes([bytes[at + 2], bytes[at + 3]]));
-        // SOF0–SOF15, but DHT (C4), JPG (C8) and DAC (CC).
-        if (0xC0..=0xCF).contains(&marker) && ![0xC4, 0xC8, 0xCC].contains(&marker) {
-            return bytes.get(at + 9).copied();
-        }
-        if marker == 0xDA {
+        if *bytes.get(at)? != 0xFF {
             return None;
         }
+        let marker = *bytes.get(at + 1)?;
+        if marker == SOS {
+            at = bytes.len();
+            return Some((SOS, &bytes[..0]));
+        }
+        let len = usize::from(u16::from_be_bytes([
+            *bytes.get(at + 2)?,
+            *bytes.get(at + 3)?,
+        ]));
+        let body = bytes.get(at + 4..at + 2 + len)?;
         at += 2 + len;
-    }
-    None
+        Some((marker, body))
+    })
 }
 
 /// The colour profile embedded in a JPEG (its APP2 `ICC_PROFILE`
@@ -192,22 +200,12 @@ fn icc_profile(bytes: &[u8], kind: Kind) -> Option<Vec<u8>> {
         let reader = png::Decoder::new(io::Cursor::new(bytes)).read_info().ok()?;
         return reader.info().icc_profile.as_ref().map(|p| p.to_vec());
     }
-    let mut parts: Vec<(u8, &[u8])> = Vec::new();
-    let mut at = 2;
-    while at + 4 <= bytes.len() && bytes[at] == 0xFF {
-        let marker = bytes[at + 1];
-        if marker == 0xDA {
-            break;
-        }
-        let len = usize::from(u16::from_be_bytes([bytes[at + 2], bytes[at + 3]]));
-        let Some(segment) = bytes.get(at + 4..at + 2 + len) else {
-            break;
-        };
-        if marker == 0xE2 && segment.len() > 14 && segment.starts_with(b"ICC_PROFILE\0") {
-            parts.push((segment[12], &segment[14..]));
-        }
-        at += 2 + len;
-    }
+    // APP2 segments: `ICC_PROFILE\0`, the part's number, the count, the part.
+    let mut parts: Vec<(u8, &[u8])> = jpeg_segments(bytes)
+        .filter(|(marker, body)| *marker == 0xE2 && body.len() > 14)
+        .filter(|(_, body)| body.starts_with(b"ICC_PROFILE\0"))
+        .map(|(_, body)| (body[12], &body[14..]))
+        .collect();
     parts.sort_by_key(|(seq, _)| *seq);
     (!parts.is_empty()).then(|| parts.into_iter().flat_map(|(_, p)| p.to_vec()).collect())
 }
@@ -863,7 +861,7 @@ mod tests {
         // SOI, an APP0 of 4 bytes, then SOF0 / SOF2 with 3 / 1 components.
         let jpeg = |sof: u8, n: u8| {
             vec![
-                0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 1, 2, 0xFF, sof, 0, 11, 8, 0, 16, 0, 16, n,
+                0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 1, 2, 0xFF, sof, 0, 8, 8, 0, 16, 0, 16, n,
             ]
         };
         assert_eq!(jpeg_components(&jpeg(0xC0, 3)), Some(3));

@@ -68,6 +68,17 @@ impl Body {
     /// known only by writing them are written into memory for it: the
     /// build compares those once written to a file instead.
     pub fn is_in(&self, path: &Path) -> bool {
+        let ours: Box<dyn Read> = match self {
+            Body::Bytes(bytes) => return file_holds(path, bytes),
+            Body::File(ours) => match std::fs::File::open(ours) {
+                Ok(file) => Box::new(file),
+                Err(_) => return false,
+            },
+            Body::Written(_) => match self.to_bytes() {
+                Ok(bytes) => Box::new(io::Cursor::new(bytes)),
+                Err(_) => return false,
+            },
+        };
         let Ok(meta) = std::fs::metadata(path) else {
             return false;
         };
@@ -77,19 +88,19 @@ impl Body {
         let Ok(file) = std::fs::File::open(path) else {
             return false;
         };
-        let ours: Box<dyn Read> = match self {
-            Body::Bytes(bytes) => Box::new(bytes.as_slice()),
-            Body::File(path) => match std::fs::File::open(path) {
-                Ok(file) => Box::new(file),
-                Err(_) => return false,
-            },
-            Body::Written(_) => match self.to_bytes() {
-                Ok(bytes) => Box::new(io::Cursor::new(bytes)),
-                Err(_) => return false,
-            },
-        };
         same(ours, file).unwrap_or(false)
     }
+}
+
+/// Whether the file at `path` holds exactly `bytes` (its size compared
+/// first, its content read in pieces).
+pub fn file_holds(path: &Path, bytes: &[u8]) -> bool {
+    let same_size = std::fs::metadata(path)
+        .is_ok_and(|meta| meta.is_file() && meta.len() == bytes.len() as u64);
+    same_size
+        && std::fs::File::open(path)
+            .and_then(|file| same(bytes, file))
+            .unwrap_or(false)
 }
 
 /// Whether two readers give the same bytes.

@@ -9,7 +9,7 @@ mod layout;
 mod raw;
 mod registry;
 
-pub use body::{Body, Sink, WriteFn};
+pub use body::{Body, Sink, WriteFn, file_holds};
 pub use layout::{Group, Layout, Opening, Part};
 pub use raw::check_raw_output;
 pub use registry::Renderers;
