@@ -68,6 +68,11 @@ fn ace_reports(epubs: &[PathBuf], out: &Path) -> Vec<String> {
             break;
         }
         let batch = out.join(format!("attempt-{attempt}"));
+        // Node, Ace, puppeteer and Chromium keep their scratch files (the
+        // unpacked book, the browser's profile) under TMPDIR, and do not
+        // always remove them: here they go with the reports' folder.
+        let scratch = out.join(format!("tmp-{attempt}"));
+        std::fs::create_dir_all(&scratch).expect("scratch folder");
         let slot = AceSlot::take();
         let output = Command::new("node")
             .arg(&script)
@@ -75,6 +80,7 @@ fn ace_reports(epubs: &[PathBuf], out: &Path) -> Vec<String> {
             .args(missing.iter().map(|&n| &epubs[n]))
             .env("NODE_PATH", &modules)
             .env("PUPPETEER_EXECUTABLE_PATH", &browser)
+            .env("TMPDIR", &scratch)
             .output();
         drop(slot);
         let output = output.expect("node runs (scripts/install-test-tools installs it)");
