@@ -42,12 +42,23 @@ pub fn stoa_bin() -> PathBuf {
 
 /// Runs `stoa` with `args` in `cwd`, with no SOURCE_DATE_EPOCH from outside.
 pub fn stoa(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(stoa_bin())
-        .args(args)
+    stoa_command(cwd).args(args).output().expect("stoa runs")
+}
+
+/// `stoa` to run in `cwd`, as an author on a new machine would: no
+/// `SOURCE_DATE_EPOCH`, and a user cache of its own that holds no font
+/// pack (a folder in the target folder that nothing creates), whatever
+/// the developer's machine has installed. A test adds its own arguments
+/// and environment.
+pub fn stoa_command(cwd: &Path) -> Command {
+    let mut command = Command::new(stoa_bin());
+    let empty_cache = stoa_bin().with_file_name("no-user-cache");
+    command
         .current_dir(cwd)
         .env_remove("SOURCE_DATE_EPOCH")
-        .output()
-        .expect("stoa runs")
+        .env_remove("STOA_FONT_PACK_CATALOG")
+        .env("XDG_CACHE_HOME", empty_cache);
+    command
 }
 
 /// What a command printed: its standard output, then its standard error.

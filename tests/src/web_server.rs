@@ -7,7 +7,8 @@
 //! - `/fake.png`: said to be a PNG, but text;
 //! - `/said-huge.png`: a body its header says is 100,000 bytes;
 //! - `/unsaid-huge.png`: 4,096 bytes with no length said;
-//! - `/silent.png`: no answer at all, until the server is dropped;
+//! - `/silent.png`, and any path below `/silent/` (in both modes): no
+//!   answer at all, until the server is dropped;
 //! - anything else: 404.
 //!
 //! [`serve`] answers from a folder instead: `/<host>/<path>` is the file
@@ -88,6 +89,11 @@ fn answer(
     let head = |status: &str, headers: &str| {
         format!("HTTP/1.1 {status}\r\n{headers}Connection: close\r\n\r\n").into_bytes()
     };
+    if path == "/silent.png" || path.starts_with("/silent/") {
+        // Holds the connection until the server is dropped.
+        let _ = held.lock().map(|h| h.recv());
+        return;
+    }
     if let Some(folder) = folder {
         let _ = stream.write_all(&from_folder(folder, &path));
         return;
@@ -120,11 +126,6 @@ fn answer(
             vec![0u8; 4096],
         ]
         .concat(),
-        "/silent.png" => {
-            // Holds the connection until the server is dropped.
-            let _ = held.lock().map(|h| h.recv());
-            return;
-        }
         _ => head("404 Not Found", "Content-Length: 0\r\n"),
     };
     let _ = stream.write_all(&reply);

@@ -1,7 +1,7 @@
 //! Every language stoa claims, end to end (issue 13), on the fixture
 //! tests/fixtures/v1/languages: a Spanish, a French and a German edition
 //! (with regions, every bundled plugin on, no labels given) say no English
-//! word in any output; an Italian edition (a language stoa has no words
+//! word in any output; a Finnish edition (a language stoa has no words
 //! for, two labels given in book.toml) builds with one warning naming the
 //! others; a Hebrew edition (labels given) runs right to left in the EPUB,
 //! the web edition, the download page and the PDF.
@@ -276,23 +276,23 @@ fn the_download_page_and_catalogs_speak_each_language() {
         let found = english_in(&readable(&opds), same);
         assert!(found.is_empty(), "opds-{lang}.xml says {found:?}");
     }
-    // The check itself finds English where it is: in the Italian part.
-    let italian: String = page_parts(&page, "it").concat();
-    assert!(english_in(&readable(&italian), &[]).contains(&"Download"));
+    // The check itself finds English where it is: in the Finnish part.
+    let finnish: String = page_parts(&page, "fi").concat();
+    assert!(english_in(&readable(&finnish), &[]).contains(&"Download"));
 }
 
 #[test]
-fn an_italian_edition_builds_with_one_warning_naming_the_labels_to_give() {
+fn a_finnish_edition_builds_with_one_warning_naming_the_labels_to_give() {
     let built = built();
     let warnings: Vec<&str> = built
         .log
         .lines()
         .filter(|l| l.contains("warning:"))
         .collect();
-    let italian: Vec<&&str> = warnings.iter().filter(|l| l.contains("`it`")).collect();
-    assert_eq!(italian.len(), 1, "{}", built.log);
-    let warning = italian[0];
-    assert!(warning.contains("italiano/book.toml:"), "{warning}");
+    let finnish: Vec<&&str> = warnings.iter().filter(|l| l.contains("`fi`")).collect();
+    assert_eq!(finnish.len(), 1, "{}", built.log);
+    let warning = finnish[0];
+    assert!(warning.contains("suomi/book.toml:"), "{warning}");
     for key in ["about-author", "colophon", "glossary", "characters"] {
         assert!(warning.contains(key), "names {key}: {warning}");
     }
@@ -302,20 +302,20 @@ fn an_italian_edition_builds_with_one_warning_naming_the_labels_to_give() {
         "{warning}"
     );
     assert!(
-        built.log.contains("[labels.it]"),
+        built.log.contains("[labels.fi]"),
         "says where: {}",
         built.log
     );
     // Nothing else warns: Hebrew has every label in book.toml.
     assert_eq!(warnings.len(), 1, "{}", built.log);
-    let epub = epub_texts(&built.dist.join("italiano/italiano-it.epub"));
+    let epub = epub_texts(&built.dist.join("suomi/suomi-fi.epub"));
     let contents = epub
         .iter()
         .find(|(n, _)| n.ends_with("contents.xhtml"))
         .unwrap();
-    assert!(contents.1.contains("Indice"), "{}", contents.1);
-    assert!(built.dist.join("italiano/italiano-it.pdf").is_file());
-    assert!(built.dist.join("italiano/it/index.html").is_file());
+    assert!(contents.1.contains("Sisällys"), "{}", contents.1);
+    assert!(built.dist.join("suomi/suomi-fi.pdf").is_file());
+    assert!(built.dist.join("suomi/fi/index.html").is_file());
 }
 
 #[test]
@@ -402,7 +402,7 @@ fn every_epub_of_the_languages_passes_epubcheck() {
         "trio/trio-es-MX.epub",
         "trio/trio-fr-CA.epub",
         "trio/trio-de-AT.epub",
-        "italiano/italiano-it.epub",
+        "suomi/suomi-fi.epub",
         "hebrew/hebrew-he.epub",
     ]
     .iter()
@@ -420,7 +420,7 @@ fn the_web_pages_of_every_language_pass_the_nu_checker() {
         "trio/es-MX",
         "trio/fr-CA",
         "trio/de-AT",
-        "italiano/it",
+        "suomi/fi",
         "hebrew/he",
     ] {
         for entry in std::fs::read_dir(dist.join(folder)).unwrap() {

@@ -140,12 +140,12 @@ mod tests {
     use stoa_doc::Diagnostic;
 
     const BOOK: &str = r#"author = "A. Author"
-languages = ["it", "es-MX"]
+languages = ["sw", "es-MX"]
 identifier = "urn:uuid:00000000-0000-0000-0000-000000000001"
 posts = ["one"]
 
 [title]
-it = "Titolo"
+sw = "Kichwa"
 es-MX = "Título"
 "#;
 
@@ -161,17 +161,17 @@ es-MX = "Título"
         assert_eq!(it.missing_labels, super::LABEL_KEYS);
         assert_eq!(it.position, (2, 14));
         let warning = super::missing_warning("book.toml", it).unwrap();
-        assert!(warning.message.contains("`it`"), "{warning}");
+        assert!(warning.message.contains("`sw`"), "{warning}");
         assert!(warning.message.contains("about-author, notes"), "{warning}");
         assert_eq!(warning.line, Some(2));
-        assert!(warning.hint.unwrap().contains("[labels.it]"));
+        assert!(warning.hint.unwrap().contains("[labels.sw]"));
         assert!(super::missing_warning("book.toml", &config.languages[1]).is_none());
     }
 
     #[test]
     fn labels_replace_words_and_leave_the_rest_to_warn_about() {
         let config = load(
-            "\n[labels.it]\ncontents = \"Indice\"\nglossary = \"Glossario\"\n\n[labels.es-MX]\nnotes = \"Notas finales\"\n",
+            "\n[labels.sw]\ncontents = \"Indice\"\nglossary = \"Glossario\"\n\n[labels.es-MX]\nnotes = \"Notas finales\"\n",
         )
         .unwrap();
         let it = &config.languages[0];
@@ -189,13 +189,13 @@ es-MX = "Título"
             .iter()
             .map(|k| format!("{k} = \"x\"\n"))
             .collect();
-        let config = load(&format!("\n[labels.it]\n{all}")).unwrap();
+        let config = load(&format!("\n[labels.sw]\n{all}")).unwrap();
         assert!(super::missing_warning("b", &config.languages[0]).is_none());
     }
 
     #[test]
     fn unknown_keys_and_languages_are_errors_at_their_line() {
-        let errs = load("\n[labels.it]\ncontnts = \"Indice\"\n").unwrap_err();
+        let errs = load("\n[labels.sw]\ncontnts = \"Indice\"\n").unwrap_err();
         assert_eq!(errs.len(), 1, "{errs:?}");
         assert!(errs[0].message.contains("contnts"), "{}", errs[0]);
         assert_eq!(errs[0].line, Some(11));
@@ -223,7 +223,7 @@ es-MX = "Título"
                 .unwrap()
                 .contains("did you mean `es-MX`?")
         );
-        let errs = load("\n[labels.it]\nnotes = \"  \"\ncover = \"a\\u0007b\"\n").unwrap_err();
+        let errs = load("\n[labels.sw]\nnotes = \"  \"\ncover = \"a\\u0007b\"\n").unwrap_err();
         assert_eq!(errs.len(), 2, "{errs:?}");
         assert_eq!((errs[0].line, errs[1].line), (Some(11), Some(12)));
     }

@@ -24,6 +24,7 @@ macro_rules! out {
 }
 
 mod check;
+mod fonts;
 mod import;
 mod new;
 mod plugin_list;
@@ -74,6 +75,9 @@ enum Command {
     Plugin(plugin_new::PluginCommand),
     /// Work with themes: `export` writes the built-in one out to change it.
     Theme(theme::ThemeArgs),
+    /// Font packs too large to bundle (Chinese, Japanese, Korean): `list`,
+    /// `add` (once: every later build uses it), `remove`.
+    Fonts(fonts::FontsArgs),
     /// Serve the output folder over HTTP, read-only, for preview and for
     /// devices on the same network.
     Serve(ServeArgs),
@@ -218,6 +222,7 @@ fn dispatch(cli: Cli, renderers: &Renderers) -> ExitCode {
         Command::Plugins(args) => plugin_list::run(args),
         Command::Plugin(command) => plugin_new::run(command),
         Command::Theme(args) => theme::run(args),
+        Command::Fonts(args) => fonts::run(args),
         Command::Status(args) => translations::status(args),
         Command::Translations(args) => translations::translations(args),
         Command::PluginHost { library, builtin } => {

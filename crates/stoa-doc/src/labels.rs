@@ -84,7 +84,7 @@ mod tests {
         assert_eq!(labels.typeset_with, "x");
         assert!(labels.get("typeset_with").is_none());
         assert!(labels.get_mut("nope").is_none());
-        assert_eq!(Labels::for_language("it").contents, "Contents");
+        assert_eq!(Labels::for_language("sw").contents, "Contents");
     }
 
     #[test]

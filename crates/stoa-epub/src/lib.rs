@@ -435,13 +435,21 @@ fn accessibility(book: &Book, paged: bool) -> Vec<(&'static str, String)> {
     // In the book's language: the package's xml:lang says it is.
     let words = &stoa_locale::locale_or_english(&book.lang).accessibility;
     let mut summary = String::from(words.summary);
+    // Sentences follow each other after a space, but not after a
+    // full-width stop (`。`), which holds its own.
+    let mut add = |sentence: &str| {
+        if !summary.ends_with(['。', '．', '！', '？']) {
+            summary.push(' ');
+        }
+        summary.push_str(sentence);
+    };
     if has_images && !described {
-        summary = format!("{summary} {}", words.some_undescribed);
+        add(words.some_undescribed);
     } else if has_images {
-        summary = format!("{summary} {}", words.all_described);
+        add(words.all_described);
     }
     if paged {
-        summary = format!("{summary} {}", words.paged);
+        add(words.paged);
     }
     meta.push(("schema:accessibilitySummary", summary));
     if !has_images || described {

@@ -100,15 +100,7 @@ impl Client {
     /// The body at `url`, when its media type is one `accept` allows
     /// (`accept("image/png")`); a server that names no type is trusted.
     pub fn get(&self, url: &str, accept: &dyn Fn(&str) -> bool) -> Result<Fetched, FetchError> {
-        let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
-        if !matches!(scheme.as_deref(), Some("http" | "https")) {
-            return Err(FetchError::NotHttp);
-        }
-        let mut response = self.agent.get(url).call().map_err(|e| self.error(e))?;
-        let status = response.status().as_u16();
-        if !(200..300).contains(&status) {
-            return Err(FetchError::Status(status));
-        }
+        let mut response = self.answer(url)?;
         let media_type = response
             .headers()
             .get("content-type")
@@ -126,6 +118,41 @@ impl Client {
         {
             return Err(FetchError::WrongType(found.clone()));
         }
+        let bytes = response
+            .body_mut()
+            .with_config()
+            .limit(self.limits.max_bytes)
+            .read_to_vec()
+            .map_err(|e| self.error(e))?;
+        Ok(Fetched { bytes, media_type })
+    }
+
+    /// Streams the body at `url` into `out`, whatever its media type (a
+    /// file to keep, not to read), within the limits; the bytes written.
+    /// On an error `out` may hold part of the body: the caller writes to a
+    /// temporary file and keeps it only on success.
+    pub fn download(&self, url: &str, out: &mut dyn std::io::Write) -> Result<u64, FetchError> {
+        let mut response = self.answer(url)?;
+        let mut body = response
+            .body_mut()
+            .with_config()
+            .limit(self.limits.max_bytes)
+            .reader();
+        std::io::copy(&mut body, out).map_err(|e| self.read_error(e))
+    }
+
+    /// The server's answer to a GET of `url`, when it is a success whose
+    /// declared length is within the limit.
+    fn answer(&self, url: &str) -> Result<ureq::http::Response<ureq::Body>, FetchError> {
+        let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+        if !matches!(scheme.as_deref(), Some("http" | "https")) {
+            return Err(FetchError::NotHttp);
+        }
+        let response = self.agent.get(url).call().map_err(|e| self.error(e))?;
+        let status = response.status().as_u16();
+        if !(200..300).contains(&status) {
+            return Err(FetchError::Status(status));
+        }
         let declared = response
             .headers()
             .get("content-length")
@@ -134,13 +161,18 @@ impl Client {
         if declared.is_some_and(|n| n > self.limits.max_bytes) {
             return Err(FetchError::TooLarge(self.limits.max_bytes));
         }
-        let bytes = response
-            .body_mut()
-            .with_config()
-            .limit(self.limits.max_bytes)
-            .read_to_vec()
-            .map_err(|e| self.error(e))?;
-        Ok(Fetched { bytes, media_type })
+        Ok(response)
+    }
+
+    /// An error met while reading a body: ureq's own when it is one.
+    fn read_error(&self, error: std::io::Error) -> FetchError {
+        match error.into_inner() {
+            Some(inner) => match inner.downcast::<ureq::Error>() {
+                Ok(e) => self.error(*e),
+                Err(other) => FetchError::Other(other.to_string()),
+            },
+            None => FetchError::Other("the connection failed while reading".into()),
+        }
     }
 
     fn error(&self, error: ureq::Error) -> FetchError {

@@ -1,6 +1,7 @@
 //! The client against a server the test starts on 127.0.0.1: an image, a
 //! 404, a redirect loop, a page that is no image, bodies over the limit
-//! (said and unsaid), and a server that never answers.
+//! (said and unsaid), and a server that never answers; and downloads,
+//! which stream a body of any type, against the same.
 
 use std::time::Duration;
 use stoa_fetch::{Client, FetchError, Limits};
@@ -73,5 +74,28 @@ fn an_address_without_extension_is_typed_by_the_server() {
     assert_eq!(
         client().get(&format!("{at}/host/assets/gone"), &image),
         Err(FetchError::Status(404))
+    );
+}
+
+#[test]
+fn a_download_streams_any_body_and_fails_as_a_get_does() {
+    let server = web_server::start();
+    let at = &server.address;
+    let mut out = Vec::new();
+    let written = client()
+        .download(&format!("{at}/page.png"), &mut out)
+        .unwrap();
+    assert_eq!((written, out.as_slice()), (6, b"<html>".as_slice()));
+    let fail = |path: &str| {
+        client()
+            .download(&format!("{at}{path}"), &mut Vec::new())
+            .unwrap_err()
+    };
+    assert_eq!(fail("/missing.png"), FetchError::Status(404));
+    assert_eq!(fail("/said-huge.png"), FetchError::TooLarge(1000));
+    assert_eq!(fail("/unsaid-huge.png"), FetchError::TooLarge(1000));
+    assert_eq!(
+        fail("/silent/a.ttc"),
+        FetchError::Timeout(Duration::from_millis(500))
     );
 }

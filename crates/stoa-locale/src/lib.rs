@@ -1,32 +1,31 @@
-//! The locale table: labels, month names, date formats and number style per
-//! language, read by every renderer, the Typst theme (as data) and the download page.
+//! The locale table: the words stoa prints around the author's text, per
+//! language, and dates and numbers as CLDR writes them (`cldr`), read by
+//! every renderer, the Typst theme (as data) and the download page.
 //!
 //! A language is looked up by its BCP 47 tag: the whole tag first
-//! (`en-GB`), then its primary subtag (`en`). [`locale`] says `None` for a
-//! language the table has no words for, so that callers decide: the book
-//! loader falls back to English and warns.
+//! (`en-GB`), then its primary subtag (`en`); Chinese by its script, then
+//! its region (`zh-TW` reads Traditional Chinese). [`locale`] says `None`
+//! for a language the table has no words for, so that callers decide: the
+//! book loader falls back to English and warns.
 
 pub mod breaks;
+mod cldr;
 mod labels;
 mod table;
+mod words;
 
 pub use breaks::{bind_title, head_candidates, is_short_word, short_words};
+pub use cldr::{decimal, digits, long_date};
 pub use labels::{BookWords, LABEL_KEYS};
 pub use table::LOCALES;
 
-/// Words and formats of one language.
+/// The words of one language.
 #[derive(Debug)]
 pub struct Locale {
     /// The tag this entry is for: a primary subtag (`pt`) or a whole tag (`en-GB`).
     pub tag: &'static str,
     /// The language's name in itself, e.g. `Português`.
     pub name: &'static str,
-    /// January to December, as written inside a date.
-    pub months: [&'static str; 12],
-    /// How a date is written, with `{d}` (day), `{m}` (month name) and `{y}` (year).
-    pub date_pattern: &'static str,
-    /// Decimal separator.
-    pub decimal: char,
     /// Where a note's call goes beside punctuation, unless the book says
     /// otherwise (`[notes] call` in book.toml).
     pub note_call: NoteCall,
@@ -200,13 +199,50 @@ impl SiteWords {
 }
 
 /// The entry for `tag`: the whole tag, else its primary subtag; `None`
-/// when the table has no words for the language.
+/// when the table has no words for the language. Case does not matter
+/// (`EN-us` is `en`).
+///
+/// Chinese has two entries, Simplified (`zh-Hans`) and Traditional
+/// (`zh-Hant`); a `zh` tag picks one by its script subtag, else by its
+/// region: Taiwan, Hong Kong and Macau write Traditional characters
+/// (`zh-TW`, `zh-HK`, `zh-MO`, like `zh-Hant` and `zh-Hant-HK`), every other
+/// region and no region Simplified (`zh`, `zh-CN`, `zh-SG`, like `zh-Hans`
+/// and `zh-Hans-CN`). The script wins over the region: `zh-Hans-HK` is
+/// Simplified, `zh-Hant-CN` Traditional.
 pub fn locale(tag: &str) -> Option<&'static Locale> {
+    let tag = chinese(tag).unwrap_or(tag);
     let primary = primary(tag);
     LOCALES
         .iter()
         .find(|l| l.tag.eq_ignore_ascii_case(tag))
         .or_else(|| LOCALES.iter().find(|l| l.tag.eq_ignore_ascii_case(primary)))
+}
+
+/// The entry a Chinese tag reads, `zh-Hans` or `zh-Hant` (see [`locale`]);
+/// `None` for a tag of another language.
+fn chinese(tag: &str) -> Option<&'static str> {
+    let mut subtags = tag.split(['-', '_']);
+    if !subtags.next()?.eq_ignore_ascii_case("zh") {
+        return None;
+    }
+    let mut traditional_region = false;
+    // The subtags before an extension or private use (`-u-…`, `-x-…`): a
+    // script comes before the region, so it decides first.
+    for subtag in subtags.take_while(|s| s.len() > 1) {
+        let is = |name: &str| subtag.eq_ignore_ascii_case(name);
+        if is("Hans") {
+            return Some("zh-Hans");
+        }
+        if is("Hant") {
+            return Some("zh-Hant");
+        }
+        traditional_region |= is("TW") || is("HK") || is("MO");
+    }
+    Some(if traditional_region {
+        "zh-Hant"
+    } else {
+        "zh-Hans"
+    })
 }
 
 /// The entry for `tag`, or English when the table has none.
@@ -260,26 +296,6 @@ pub fn known_languages() -> Vec<&'static str> {
     tags
 }
 
-impl Locale {
-    /// A `YYYY-MM-DD` date in words, e.g. `30 de novembro de 2026`;
-    /// the text unchanged when it is not such a date.
-    pub fn long_date(&self, date: &str) -> String {
-        match parse_date(date) {
-            Some((y, m, d)) => self
-                .date_pattern
-                .replace("{d}", &d.to_string())
-                .replace("{m}", self.months[usize::from(m) - 1])
-                .replace("{y}", &y.to_string()),
-            None => date.to_string(),
-        }
-    }
-
-    /// A number with one decimal, in this language's style: `1,2`.
-    pub fn decimal_number(&self, value: f64, decimals: usize) -> String {
-        format!("{value:.decimals$}").replace('.', &self.decimal.to_string())
-    }
-}
-
 /// A date `YYYY-MM-DD` as year, month and day, if it is one.
 pub fn parse_date(date: &str) -> Option<(i32, u8, u8)> {
     let mut parts = date.trim().splitn(3, '-');
@@ -292,22 +308,6 @@ pub fn parse_date(date: &str) -> Option<(i32, u8, u8)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates_read_as_each_language_writes_them() {
-        let date = "2024-05-31";
-        assert_eq!(
-            locale("pt-BR").unwrap().long_date(date),
-            "31 de maio de 2024"
-        );
-        assert_eq!(locale("en").unwrap().long_date(date), "May 31, 2024");
-        assert_eq!(locale("en-GB").unwrap().long_date(date), "31 May 2024");
-        assert_eq!(locale("es").unwrap().long_date(date), "31 de mayo de 2024");
-        assert_eq!(locale("fr").unwrap().long_date(date), "31 mai 2024");
-        assert_eq!(locale("de").unwrap().long_date(date), "31. Mai 2024");
-        assert_eq!(locale("en").unwrap().long_date("soon"), "soon");
-        assert_eq!(locale("en").unwrap().long_date("2024-13-01"), "2024-13-01");
-    }
 
     #[test]
     fn right_to_left_languages_are_known_by_language_or_script() {
@@ -326,37 +326,244 @@ mod tests {
     fn tags_fall_back_to_their_primary_language() {
         assert_eq!(locale("pt-PT").unwrap().tag, "pt");
         assert_eq!(locale("EN-us").unwrap().tag, "en");
-        assert!(locale("it").is_none());
-        assert_eq!(locale_or_english("it").tag, "en");
+        assert_eq!(locale("it-CH").unwrap().tag, "it");
+        assert_eq!(locale("fa_IR").unwrap().tag, "fa");
+        for tag in ["sw", "eo", "fi-FI"] {
+            assert!(locale(tag).is_none(), "{tag}");
+            assert_eq!(locale_or_english(tag).tag, "en", "{tag}");
+        }
         assert_eq!(
             known_languages(),
-            ["en", "pt", "es", "fr", "de", "ru", "uk", "nl", "pl"]
+            [
+                "en", "pt", "es", "fr", "de", "ru", "uk", "nl", "pl", "ar", "fa", "ur", "hi", "bn",
+                "th", "zh", "ja", "ko", "tr", "it", "id", "vi", "am"
+            ]
         );
     }
 
     #[test]
+    fn chinese_is_simplified_or_traditional_by_script_then_region() {
+        let simplified = [
+            "zh",
+            "zh-CN",
+            "zh-SG",
+            "zh-Hans",
+            "zh-Hans-CN",
+            "zh-Hans-HK",
+            "zh-Hans-TW",
+            "ZH-hans-tw",
+            "zh_CN",
+            "zh-Latn",
+            "zh-u-nu-hanidec",
+        ];
+        for tag in simplified {
+            assert_eq!(locale(tag).unwrap().tag, "zh-Hans", "{tag}");
+        }
+        let traditional = [
+            "zh-TW",
+            "zh-HK",
+            "zh-MO",
+            "zh-Hant",
+            "zh-Hant-HK",
+            "zh-Hant-TW",
+            "zh-Hant-CN",
+            "zh-hant",
+            "ZH-tw",
+            "zh_HK",
+            "zh-TW-u-ca-roc",
+        ];
+        for tag in traditional {
+            assert_eq!(locale(tag).unwrap().tag, "zh-Hant", "{tag}");
+        }
+        assert_eq!(locale("zh-Hans").unwrap().name, "简体中文");
+        assert_eq!(locale("zh-TW").unwrap().name, "繁體中文");
+        assert_eq!(locale("zh-TW").unwrap().book.contents, "目錄");
+        assert_eq!(locale("zh-CN").unwrap().book.contents, "目录");
+        assert_eq!(chinese("ja-JP"), None);
+        assert_eq!(chinese("zha"), None);
+    }
+
+    /// Pushes every field of `$value`, a `$ty`, with its name: the pattern
+    /// names every field, so that a field added to the struct and not here
+    /// does not compile.
+    macro_rules! fields {
+        ($words:ident, $value:expr, $ty:ident { $($field:ident),* $(,)? }) => {
+            let $ty { $($field),* } = $value;
+            $($words.push((stringify!($field), *$field));)*
+        };
+    }
+
+    /// Every word of an entry, with its field's name: its tag and name,
+    /// the book's words (one per label key) and every field of the other
+    /// structs.
+    fn every_word(l: &Locale) -> Vec<(&'static str, &'static str)> {
+        let Locale {
+            tag,
+            name,
+            note_call: _,
+            book,
+            web,
+            site,
+            accessibility,
+            diagram,
+        } = l;
+        let mut words = vec![("tag", *tag), ("name", *name)];
+        for key in LABEL_KEYS {
+            words.push((key, book.get(key).unwrap_or_default()));
+        }
+        fields!(
+            words,
+            web,
+            WebWords {
+                previous,
+                next,
+                skip_to_text,
+                chapter_navigation,
+                all_books,
+                published,
+                start_reading,
+                languages,
+            }
+        );
+        fields!(
+            words,
+            site,
+            SiteWords {
+                heading,
+                lede,
+                download,
+                read_online,
+                files,
+                cover_of,
+                published,
+                skip,
+                catalog,
+                catalog_or,
+                catalog_lang,
+                verify,
+                file_word,
+                empty,
+                posts_of,
+                posts_of_one,
+                pages,
+                pages_one,
+                checksums,
+            }
+        );
+        fields!(
+            words,
+            accessibility,
+            AccessibilityWords {
+                summary,
+                some_undescribed,
+                all_described,
+                paged,
+            }
+        );
+        fields!(
+            words,
+            diagram,
+            DiagramWords {
+                flowchart,
+                sequence,
+                er,
+                diagram,
+                nodes,
+                arrows,
+                to,
+                with,
+                participants,
+                messages,
+                entities,
+                relationships,
+                labels,
+            }
+        );
+        words
+    }
+
+    #[test]
     fn every_entry_is_complete() {
+        assert_eq!(LOCALES[0].tag, "en", "English, the fallback, comes first");
         for l in LOCALES {
-            let words = [
-                l.name,
-                l.book.contents,
-                l.book.notes,
-                l.web.previous,
-                l.web.next,
-                l.site.heading,
-                l.site.read_online,
-                l.site.download,
-                l.book.glossary,
-                l.book.characters,
-                l.accessibility.summary,
-                l.accessibility.paged,
-                l.diagram.flowchart,
-                l.diagram.arrows,
-            ];
-            assert!(words.iter().all(|w| !w.is_empty()), "{}", l.tag);
-            assert!(l.months.iter().all(|m| !m.is_empty()), "{}", l.tag);
-            for key in ["{d}", "{m}", "{y}"] {
-                assert!(l.date_pattern.contains(key), "{} lacks {key}", l.tag);
+            let words = every_word(l);
+            assert_eq!(words.len(), 2 + LABEL_KEYS.len() + 8 + 19 + 4 + 13);
+            for (field, word) in words {
+                // A caption separator may be a space alone (Thai, CJK).
+                let blank = match field {
+                    "caption-separator" => word.is_empty(),
+                    _ => word.trim().is_empty(),
+                };
+                assert!(!blank, "{} lacks `{field}`", l.tag);
+            }
+            // Each entry is the one its own tag finds.
+            assert!(std::ptr::eq(locale(l.tag).unwrap(), l), "{}", l.tag);
+            assert_ne!(l.name, l.tag, "{}: the name in the language", l.tag);
+        }
+        let mut tags: Vec<String> = LOCALES.iter().map(|l| l.tag.to_lowercase()).collect();
+        tags.sort_unstable();
+        tags.dedup();
+        assert_eq!(tags.len(), LOCALES.len(), "a tag given twice");
+    }
+
+    #[test]
+    fn every_entry_keeps_its_placeholders_and_names() {
+        let patterns: [(&str, &[&str]); 4] = [
+            ("posts_of", &["{n}", "{total}"]),
+            ("posts_of_one", &["{n}"]),
+            ("pages", &["{n}"]),
+            ("pages_one", &["{n}"]),
+        ];
+        for l in LOCALES {
+            for (field, word) in every_word(l) {
+                let keys = patterns
+                    .iter()
+                    .find(|(name, _)| *name == field)
+                    .map_or(&[][..], |(_, keys)| *keys);
+                for key in keys {
+                    assert_eq!(word.matches(key).count(), 1, "{} {field}: {key}", l.tag);
+                }
+                // No other placeholder, and none misspelt (`{N}`, `{ n }`).
+                let braces = word.matches(['{', '}']).count();
+                assert_eq!(braces, 2 * keys.len(), "{} {field}: {word}", l.tag);
+            }
+            let site = &l.site;
+            for name in ["OPDS", "KOReader", "Thorium", "Calibre"] {
+                assert!(site.catalog.contains(name), "{}: {name}", l.tag);
+            }
+            assert!(site.verify.contains("SHA-256"), "{}", l.tag);
+            assert!(site.checksums.contains("SHA-256"), "{}", l.tag);
+            assert!(l.book.typeset_with.contains("stoa"), "{}", l.tag);
+            // Dutch writes `pdf` in running text.
+            let lede = site.lede.to_lowercase();
+            assert!(lede.contains("epub") && lede.contains("pdf"), "{}", l.tag);
+            let paged = l.accessibility.paged.to_lowercase();
+            assert!(paged.contains("pdf"), "{}", l.tag);
+        }
+    }
+
+    #[test]
+    fn each_script_keeps_its_own_punctuation() {
+        // Chinese and Japanese: full-width marks, never the Latin ones.
+        for tag in ["zh-Hans", "zh-Hant", "ja"] {
+            for (field, word) in every_word(locale(tag).unwrap()) {
+                let latin = word.contains([',', '.', ';', ':', '(', ')', '!', '?']);
+                assert!(!latin, "{tag} {field}: {word}");
+            }
+        }
+        // Arabic, Persian and Urdu: the Arabic comma, semicolon and question mark.
+        for tag in ["ar", "fa", "ur"] {
+            assert!(is_rtl(tag));
+            for (field, word) in every_word(locale(tag).unwrap()) {
+                let latin = word.contains([',', ';', '?']);
+                assert!(!latin, "{tag} {field}: {word}");
+            }
+        }
+        // Sentences end in the script's own stop: । in Hindi and Bengali, ۔ in
+        // Urdu, ። in Amharic, none in Thai.
+        for tag in ["hi", "bn", "ur", "am", "th"] {
+            for (field, word) in every_word(locale(tag).unwrap()) {
+                assert!(!word.ends_with('.'), "{tag} {field}: {word}");
             }
         }
     }
@@ -400,17 +607,19 @@ mod tests {
     fn note_calls_follow_each_language_usage() {
         let call = |tag| locale(tag).unwrap().note_call;
         assert_eq!(call("en"), NoteCall::AfterPunctuation);
-        assert_eq!(call("en-GB"), NoteCall::AfterPunctuation);
         for tag in ["pt-BR", "es", "fr-CA"] {
             assert_eq!(call(tag), NoteCall::BeforePunctuation, "{tag}");
         }
         assert_eq!(call("de"), NoteCall::AsWritten);
+        for tag in ["it", "ja", "ar", "fa"] {
+            assert_eq!(call(tag), NoteCall::BeforePunctuation, "{tag}");
+        }
+        for tag in ["zh-CN", "zh-TW", "ko", "tr", "id", "vi"] {
+            assert_eq!(call(tag), NoteCall::AfterPunctuation, "{tag}");
+        }
+        for tag in ["th", "hi", "bn", "ur", "am"] {
+            assert_eq!(call(tag), NoteCall::AsWritten, "{tag}");
+        }
         assert_eq!(NoteCall::AfterPunctuation.name(), "after-punctuation");
-    }
-
-    #[test]
-    fn decimals_use_the_local_separator() {
-        assert_eq!(locale("pt").unwrap().decimal_number(1.25, 1), "1,2");
-        assert_eq!(locale("en").unwrap().decimal_number(1.25, 1), "1.2");
     }
 }

@@ -1,21 +1,8 @@
-//! The table itself. English comes first: it is the fallback.
+//! The table itself. English comes first: it is the fallback. The first
+//! nine languages are written here; the others each in a file of `words/`.
 
+use crate::words;
 use crate::{AccessibilityWords, BookWords, DiagramWords, Locale, NoteCall, SiteWords, WebWords};
-
-const EN_MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 
 const EN_BOOK: BookWords = BookWords {
     contents: "Contents",
@@ -286,22 +273,6 @@ pub static LOCALES: &[Locale] = &[
     Locale {
         tag: "en",
         name: "English",
-        months: EN_MONTHS,
-        date_pattern: "{m} {d}, {y}",
-        decimal: '.',
-        note_call: NoteCall::AfterPunctuation,
-        book: EN_BOOK,
-        web: EN_WEB,
-        site: EN_SITE,
-        accessibility: EN_A11Y,
-        diagram: EN_DIAGRAM,
-    },
-    Locale {
-        tag: "en-GB",
-        name: "English",
-        months: EN_MONTHS,
-        date_pattern: "{d} {m} {y}",
-        decimal: '.',
         note_call: NoteCall::AfterPunctuation,
         book: EN_BOOK,
         web: EN_WEB,
@@ -312,22 +283,6 @@ pub static LOCALES: &[Locale] = &[
     Locale {
         tag: "pt",
         name: "Português",
-        months: [
-            "janeiro",
-            "fevereiro",
-            "março",
-            "abril",
-            "maio",
-            "junho",
-            "julho",
-            "agosto",
-            "setembro",
-            "outubro",
-            "novembro",
-            "dezembro",
-        ],
-        date_pattern: "{d} de {m} de {y}",
-        decimal: ',',
         note_call: NoteCall::BeforePunctuation,
         book: BookWords {
             contents: "Sumário",
@@ -389,22 +344,6 @@ pub static LOCALES: &[Locale] = &[
     Locale {
         tag: "es",
         name: "Español",
-        months: [
-            "enero",
-            "febrero",
-            "marzo",
-            "abril",
-            "mayo",
-            "junio",
-            "julio",
-            "agosto",
-            "septiembre",
-            "octubre",
-            "noviembre",
-            "diciembre",
-        ],
-        date_pattern: "{d} de {m} de {y}",
-        decimal: ',',
         note_call: NoteCall::BeforePunctuation,
         book: BookWords {
             contents: "Índice",
@@ -466,22 +405,6 @@ pub static LOCALES: &[Locale] = &[
     Locale {
         tag: "fr",
         name: "Français",
-        months: [
-            "janvier",
-            "février",
-            "mars",
-            "avril",
-            "mai",
-            "juin",
-            "juillet",
-            "août",
-            "septembre",
-            "octobre",
-            "novembre",
-            "décembre",
-        ],
-        date_pattern: "{d} {m} {y}",
-        decimal: ',',
         note_call: NoteCall::BeforePunctuation,
         book: BookWords {
             contents: "Table des matières",
@@ -543,22 +466,6 @@ pub static LOCALES: &[Locale] = &[
     Locale {
         tag: "de",
         name: "Deutsch",
-        months: [
-            "Januar",
-            "Februar",
-            "März",
-            "April",
-            "Mai",
-            "Juni",
-            "Juli",
-            "August",
-            "September",
-            "Oktober",
-            "November",
-            "Dezember",
-        ],
-        date_pattern: "{d}. {m} {y}",
-        decimal: ',',
         note_call: NoteCall::AsWritten,
         book: BookWords {
             contents: "Inhalt",
@@ -620,22 +527,6 @@ pub static LOCALES: &[Locale] = &[
     Locale {
         tag: "ru",
         name: "Русский",
-        months: [
-            "января",
-            "февраля",
-            "марта",
-            "апреля",
-            "мая",
-            "июня",
-            "июля",
-            "августа",
-            "сентября",
-            "октября",
-            "ноября",
-            "декабря",
-        ],
-        date_pattern: "{d} {m} {y}\u{a0}г.",
-        decimal: ',',
         note_call: NoteCall::BeforePunctuation,
         book: BookWords {
             contents: "Содержание",
@@ -697,22 +588,6 @@ pub static LOCALES: &[Locale] = &[
     Locale {
         tag: "uk",
         name: "Українська",
-        months: [
-            "січня",
-            "лютого",
-            "березня",
-            "квітня",
-            "травня",
-            "червня",
-            "липня",
-            "серпня",
-            "вересня",
-            "жовтня",
-            "листопада",
-            "грудня",
-        ],
-        date_pattern: "{d} {m} {y}\u{a0}р.",
-        decimal: ',',
         note_call: NoteCall::BeforePunctuation,
         book: BookWords {
             contents: "Зміст",
@@ -774,22 +649,6 @@ pub static LOCALES: &[Locale] = &[
     Locale {
         tag: "nl",
         name: "Nederlands",
-        months: [
-            "januari",
-            "februari",
-            "maart",
-            "april",
-            "mei",
-            "juni",
-            "juli",
-            "augustus",
-            "september",
-            "oktober",
-            "november",
-            "december",
-        ],
-        date_pattern: "{d} {m} {y}",
-        decimal: ',',
         note_call: NoteCall::AfterPunctuation,
         book: BookWords {
             contents: "Inhoud",
@@ -851,22 +710,6 @@ pub static LOCALES: &[Locale] = &[
     Locale {
         tag: "pl",
         name: "Polski",
-        months: [
-            "stycznia",
-            "lutego",
-            "marca",
-            "kwietnia",
-            "maja",
-            "czerwca",
-            "lipca",
-            "sierpnia",
-            "września",
-            "października",
-            "listopada",
-            "grudnia",
-        ],
-        date_pattern: "{d} {m} {y}",
-        decimal: ',',
         note_call: NoteCall::BeforePunctuation,
         book: BookWords {
             contents: "Spis treści",
@@ -925,4 +768,20 @@ pub static LOCALES: &[Locale] = &[
         accessibility: PL_A11Y,
         diagram: PL_DIAGRAM,
     },
+    words::ar::LOCALE,
+    words::fa::LOCALE,
+    words::ur::LOCALE,
+    words::hi::LOCALE,
+    words::bn::LOCALE,
+    words::th::LOCALE,
+    // Side by side, so that `known_languages` names `zh` once.
+    words::zh_hans::LOCALE,
+    words::zh_hant::LOCALE,
+    words::ja::LOCALE,
+    words::ko::LOCALE,
+    words::tr::LOCALE,
+    words::it::LOCALE,
+    words::id::LOCALE,
+    words::vi::LOCALE,
+    words::am::LOCALE,
 ];

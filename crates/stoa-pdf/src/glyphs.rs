@@ -50,28 +50,39 @@ pub(crate) fn check(book: &Book, fonts: &FontBook) -> Vec<Diagnostic> {
             }
         }
     };
-    note(&book.meta.title, "book.toml");
-    note(&book.meta.author, "book.toml");
-    if let Some(subtitle) = &book.meta.subtitle {
-        note(subtitle, "book.toml");
-    }
-    for chapter in &book.chapters {
-        let post = chapter.source.as_deref().unwrap_or(&chapter.slug);
-        note(&chapter.title, post);
-        for_each_block(&chapter.blocks, &mut |block| {
-            if let Block::Code { text, .. } = block {
-                note(text, post);
-            }
-            for_each_inline(block, &mut |inline| match inline {
-                Inline::Text { text } | Inline::Code { text } => note(text, post),
-                _ => {}
-            });
-        });
-    }
+    each_text(book, &mut note);
     missing
         .into_iter()
         .map(|(script, m)| warning(script, m))
         .collect()
+}
+
+/// Calls `f` with each text the PDF prints of the book (titles, dates in
+/// words, the posts' text and code) and the file it is written in.
+pub(crate) fn each_text(book: &Book, f: &mut dyn FnMut(&str, &str)) {
+    let date = |d: &str| stoa_locale::long_date(&book.lang, d);
+    f(&book.meta.title, "book.toml");
+    f(&book.meta.author, "book.toml");
+    f(&date(&book.meta.date), "book.toml");
+    if let Some(subtitle) = &book.meta.subtitle {
+        f(subtitle, "book.toml");
+    }
+    for chapter in &book.chapters {
+        let post = chapter.source.as_deref().unwrap_or(&chapter.slug);
+        f(&chapter.title, post);
+        if let Some(d) = &chapter.date {
+            f(&date(d), post);
+        }
+        for_each_block(&chapter.blocks, &mut |block| {
+            if let Block::Code { text, .. } = block {
+                f(text, post);
+            }
+            for_each_inline(block, &mut |inline| match inline {
+                Inline::Text { text } | Inline::Code { text } => f(text, post),
+                _ => {}
+            });
+        });
+    }
 }
 
 fn warning(script: &str, m: Missing) -> Diagnostic {
@@ -115,7 +126,7 @@ fn warning(script: &str, m: Missing) -> Diagnostic {
 
 /// The line and column where `c` is first written in the post's file,
 /// when the file can be read (its path as the build shows it).
-fn line_of(post: &str, c: char) -> Option<(usize, usize)> {
+pub(crate) fn line_of(post: &str, c: char) -> Option<(usize, usize)> {
     let text = std::fs::read_to_string(post).ok()?;
     text.lines().enumerate().find_map(|(i, line)| {
         let column = line.chars().position(|x| x == c)?;

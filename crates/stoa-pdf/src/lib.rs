@@ -6,6 +6,7 @@
 //! plan, link targets from the id index, dates from the locale table: the
 //! PDF prints what the other formats print.
 
+mod cjk;
 mod cover_memo;
 mod depth;
 mod diag;
@@ -150,7 +151,10 @@ impl Renderer for PdfRenderer {
             None => Vec::new(),
         };
         warnings.extend(generated.warnings);
-        let fonts = world::font_set(job.theme, &world::FontChoice::of(&job.book.print));
+        let (choice, said) =
+            world::FontChoice::for_book(job.book, job.theme).map_err(|e| vec![e])?;
+        warnings.extend(said.filter(|_| cjk::first_time()));
+        let fonts = world::font_set(job.theme, &choice);
         warnings.extend(glyphs::check(job.book, fonts.book()));
         // The source parsed once more (the world that laid it out is gone):
         // glyph spans lead to its literals. A few milliseconds a book.
@@ -410,7 +414,7 @@ impl<'a> Job<'a> {
             .and_then(|d| Datetime::from_ymd(d.year()?, d.month()?, d.day()?))
             .or_else(|| book_date(self.book));
         let world = StoaWorld::new(generated.source.clone(), theme, assets, today)
-            .with_fonts(world::FontChoice::of(&self.book.print))
+            .with_fonts(self.fonts(generated.parts)?)
             .with_wrapped_images(self.images.is_some());
         // The pages of a book the image step served are written to a PDF,
         // never drawn: its images can wait for the PDF's writing.
@@ -418,6 +422,17 @@ impl<'a> Job<'a> {
             (Some(_), Parts::Book) => world.with_stand_ins(),
             _ => world,
         })
+    }
+
+    /// The book's fonts ([`world::FontChoice::for_book`]); the warning it
+    /// may give is the render's, said once. A cover is drawn whatever the
+    /// fonts (the EPUB needs it): the PDF's own error tells the author.
+    fn fonts(&self, parts: Parts) -> Result<world::FontChoice, Vec<Diagnostic>> {
+        match world::FontChoice::for_book(self.book, self.theme) {
+            Ok((choice, _)) => Ok(choice),
+            Err(_) if parts == Parts::Cover => Ok(world::FontChoice::of(&self.book.print)),
+            Err(e) => Err(vec![e]),
+        }
     }
 
     /// Lays the generated source out in `world` (see [`Job::world_for`]).

@@ -25,7 +25,7 @@ use stoa_doc::{
     Align, Block, Book, Chapter, ChapterKind, ChapterNotes, Diagnostic, FnVisitor, IdIndex, Inline,
     LinkTarget, ListItem, NotesPlan, Role, Walk, for_each_block, visit,
 };
-use stoa_locale::{Locale, parse_date};
+use stoa_locale::parse_date;
 
 use crate::pages::{PAGE_MARK, PageTraces};
 
@@ -125,7 +125,6 @@ pub(crate) fn generate_with(
         styles: Vec::new(),
         notes,
         ids,
-        locale: stoa_locale::locale_or_english(&book.lang),
         lang: &book.lang,
         targets: chapters
             .iter()
@@ -167,9 +166,8 @@ struct Gen<'a> {
     styles: Vec<(Range<usize>, String)>,
     notes: &'a NotesPlan,
     ids: &'a IdIndex,
-    /// Month names and the date pattern of the book's language.
-    locale: &'static Locale,
-    /// The book's language tag: which short words a title binds.
+    /// The book's language tag: which short words a title binds, how a
+    /// date is written.
     lang: &'a str,
     /// What a link needs to know of each chapter, by index.
     targets: Vec<Target>,
@@ -328,6 +326,13 @@ impl<'a> Gen<'a> {
         if parts == Parts::Cover {
             args.push("cover-only: true".to_owned());
         }
+        // Only when there are some: a theme of an older stoa knows no
+        // `cjk-fonts` (Typst's fallback still finds a face for the text).
+        let cjk = crate::cjk::families_for(book);
+        if !cjk.is_empty() {
+            let list: Vec<String> = cjk.iter().map(|f| typst_string(f)).collect();
+            args.push(format!("cjk-fonts: ({},)", list.join(", ")));
+        }
         // Only when given: a theme of an older stoa knows no `isbn`.
         if let Some(isbn) = &p.isbn {
             args.push(format!("isbn: {}", typst_string(isbn)));
@@ -355,7 +360,10 @@ impl<'a> Gen<'a> {
     /// edition print the same words), as a literal; `none` without one.
     fn date_text(&self, date: Option<&str>) -> String {
         let date = date.map(str::trim).filter(|d| !d.is_empty());
-        opt_lit(date.map(|d| self.locale.long_date(d)).as_deref())
+        opt_lit(
+            date.map(|d| stoa_locale::long_date(self.lang, d))
+                .as_deref(),
+        )
     }
 
     /// Plugin code for the PDF, trusted and pasted as is, after the theme so

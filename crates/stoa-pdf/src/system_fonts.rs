@@ -55,8 +55,19 @@ pub(crate) fn faces() -> &'static [SystemFace] {
     })
 }
 
-/// The folders where systems keep fonts, for everyone and for the user.
+/// The environment variable that names the folders to look in instead
+/// (a path list, as `PATH`; empty: none), for CI and packagers who want a
+/// build that does not depend on what the machine has.
+pub(crate) const FOLDERS_VAR: &str = "STOA_SYSTEM_FONT_DIRS";
+
+/// The folders where systems keep fonts, for everyone and for the user;
+/// those of `STOA_SYSTEM_FONT_DIRS` when it is set.
 fn folders() -> Vec<PathBuf> {
+    if let Some(list) = std::env::var_os(FOLDERS_VAR) {
+        return std::env::split_paths(&list)
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect();
+    }
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let mut dirs: Vec<PathBuf> = [
         "/usr/share/fonts",
@@ -104,7 +115,7 @@ fn collect(dir: &Path, depth: usize, files: &mut Vec<PathBuf>) {
 }
 
 /// The faces of one file (a collection holds several).
-fn read_faces(path: &Path) -> Vec<SystemFace> {
+pub(crate) fn read_faces(path: &Path) -> Vec<SystemFace> {
     let Ok(data) = std::fs::read(path) else {
         return Vec::new();
     };

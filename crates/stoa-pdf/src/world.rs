@@ -36,6 +36,8 @@ enum Slot {
     Embedded(usize),
     /// A face installed on the machine ([`crate::system_fonts::faces`]).
     System(usize),
+    /// A CJK face: a font pack's or the machine's ([`crate::cjk`]).
+    Cjk(&'static crate::system_fonts::SystemFace),
 }
 
 impl FontSet {
@@ -50,6 +52,7 @@ impl FontSet {
             Slot::Theme(font) => Some(font.clone()),
             Slot::Embedded(i) => fonts::font(*i),
             Slot::System(i) => crate::system_fonts::faces().get(*i)?.font(),
+            Slot::Cjk(face) => face.font(),
         }
     }
 }
@@ -80,17 +83,26 @@ pub(crate) fn font_set(theme: &Theme, choice: &FontChoice) -> Arc<FontSet> {
         true => crate::system_fonts::faces(),
         false => &[],
     };
+    let cjk = match &choice.cjk {
+        Some(crate::cjk::Cjk::Pack(files)) => crate::cjk::pack_faces(files),
+        // With `[fonts] system`, the machine's faces are in the set already.
+        Some(crate::cjk::Cjk::System) if !choice.system => crate::cjk::system_cjk(),
+        Some(crate::cjk::Cjk::System) => Vec::new(),
+        None => Vec::new(),
+    };
     let infos = own
         .iter()
         .map(|font| font.info().clone())
         .chain(fonts::faces().iter().map(|face| face.info().clone()))
-        .chain(installed.iter().map(|face| face.info().clone()));
+        .chain(installed.iter().map(|face| face.info().clone()))
+        .chain(cjk.iter().map(|face| face.info().clone()));
     let book = LazyHash::new(FontBook::from_infos(infos));
     let fonts = own
         .into_iter()
         .map(Slot::Theme)
         .chain((0..fonts::faces().len()).map(Slot::Embedded))
         .chain((0..installed.len()).map(Slot::System))
+        .chain(cjk.into_iter().map(Slot::Cjk))
         .collect();
     let set = Arc::new(FontSet { book, fonts });
     lock(sets).entry(key).or_insert(set).clone()
@@ -104,6 +116,8 @@ pub(crate) struct FontChoice {
     pub(crate) system: bool,
     /// The project's `fonts/` folder.
     pub(crate) folder: Option<PathBuf>,
+    /// The faces for the book's Chinese, Japanese or Korean text.
+    pub(crate) cjk: Option<crate::cjk::Cjk>,
 }
 
 impl FontChoice {
@@ -112,7 +126,28 @@ impl FontChoice {
         FontChoice {
             system: print.system_fonts,
             folder: print.fonts_folder.as_ref().map(PathBuf::from),
+            cjk: None,
         }
+    }
+
+    /// The choice for `book` with `theme`: its print settings', and the
+    /// CJK faces its text needs ([`crate::cjk::choose`]), with the warning
+    /// that they are the machine's; an error when it needs some and none
+    /// can be had.
+    pub(crate) fn for_book(
+        book: &stoa_doc::Book,
+        theme: &Theme,
+    ) -> Result<(Self, Option<stoa_doc::Diagnostic>), stoa_doc::Diagnostic> {
+        let mut choice = FontChoice::of(&book.print);
+        let own = font_set(theme, &choice);
+        let own_has = |c: char| {
+            (0..)
+                .map_while(|i| own.book().info(i))
+                .any(|info| info.coverage.contains(c as u32))
+        };
+        let (cjk, warning) = crate::cjk::choose(book, &own_has)?;
+        choice.cjk = cjk;
+        Ok((choice, warning))
     }
 }
 

@@ -63,18 +63,8 @@ pub fn format_size(bytes: u64, lang: &str) -> String {
         value /= 1000.0;
         // 999.96 kB would print as "1000 kB": say "1.0 MB" instead, unless there is no bigger unit.
         if value < 999.95 || i == UNITS.len() - 1 {
-            let text = if value < 99.95 {
-                format!("{value:.1}")
-            } else {
-                format!("{value:.0}")
-            };
-            return format!(
-                "{} {unit}",
-                text.replace(
-                    '.',
-                    &stoa_locale::locale_or_english(lang).decimal.to_string()
-                )
-            );
+            let decimals = if value < 99.95 { 1 } else { 0 };
+            return format!("{} {unit}", stoa_locale::decimal(lang, value, decimals));
         }
     }
     unreachable!("the loop returns at the last unit")
@@ -83,7 +73,7 @@ pub fn format_size(bytes: u64, lang: &str) -> String {
 /// A `YYYY-MM-DD` date in words, as the books write it; unchanged when it
 /// does not parse.
 pub fn format_date(date: &str, lang: &str) -> String {
-    stoa_locale::locale_or_english(lang).long_date(date)
+    stoa_locale::long_date(lang, date)
 }
 
 #[cfg(test)]
@@ -135,8 +125,9 @@ mod tests {
     fn strings_fall_back_to_english() {
         assert_eq!(ui("pt-PT").download, "Baixar");
         assert_eq!(ui("de").download, "Herunterladen");
-        assert_eq!(ui("it").download, "Download");
+        assert_eq!(ui("sw").download, "Download");
         assert_eq!(language_name("de"), "Deutsch");
-        assert_eq!(language_name("it"), "it");
+        assert_eq!(language_name("sw"), "sw");
+        assert_eq!(language_name("it"), "Italiano");
     }
 }

@@ -184,7 +184,7 @@ impl<'a> Markup<'a> {
 
     /// `2024-05-31` in words, as the book's language writes it.
     pub fn long_date(&self, date: &str) -> String {
-        self.locale().long_date(date)
+        stoa_locale::long_date(&self.book.lang, date)
     }
 
     /// A date: `<time datetime>` in words when it is a real `YYYY-MM-DD`

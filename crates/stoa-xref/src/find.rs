@@ -249,9 +249,14 @@ impl Numberer<'_> {
 
 /// What goes between a caption's label and its words: the separator and a
 /// space (`Figure 3. A wall`), a dash between spaces, the first one not
-/// breaking (`Figura 3 – Um muro`).
+/// breaking (`Figura 3 – Um muro`); a full-width space or colon alone, as
+/// Chinese and Japanese set them (`图 3　标题`).
 pub(crate) fn caption_separator(labels: &Labels) -> String {
-    let sep = labels.caption_separator.trim();
+    let given = &labels.caption_separator;
+    if given.starts_with(['\u{3000}', '：']) {
+        return given.to_string();
+    }
+    let sep = given.trim();
     if sep.starts_with(['–', '—', '-']) {
         format!("\u{a0}{sep} ")
     } else {

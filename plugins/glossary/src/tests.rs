@@ -523,8 +523,8 @@ fn the_editions_word_opens_a_glossary_unless_the_book_names_one() {
         let mut ch = chapter("post", &post);
         assert_eq!(transform_chapter(&mut ch, &s, locale.tag, &|_| {}).len(), 1);
     }
-    let ctx = Context::new(json!({}), "it", "b");
-    assert_eq!(Settings::for_edition(&ctx).unwrap().title("it"), "Glossary");
+    let ctx = Context::new(json!({}), "sw", "b");
+    assert_eq!(Settings::for_edition(&ctx).unwrap().title("sw"), "Glossary");
 }
 
 #[test]

@@ -1,0 +1,144 @@
+//! Dates and numbers as the Unicode CLDR writes them, through ICU4X's
+//! compiled data: every language CLDR knows, with its month names, date
+//! pattern, calendar and digits, pinned by Cargo.lock (so one stoa always
+//! writes the same book).
+//!
+//! The language's own defaults rule: Persian dates are in the Solar Hijri
+//! calendar and Persian digits, Thai ones in the Buddhist era, Bengali ones
+//! in Bengali digits. A book that wants others says so in its tag, as BCP 47
+//! has it: `fa-u-ca-gregory` (Gregorian calendar), `hi-u-nu-deva`
+//! (Devanagari digits).
+
+use icu_datetime::{DateTimeFormatter, fieldsets::YMD, input::Date};
+use icu_decimal::{DecimalFormatter, input::Decimal};
+use icu_locale_core::Locale;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// The tag as ICU reads it (`pt_BR` is `pt-BR`); English for a tag that is
+/// not BCP 47, as for a language CLDR does not know.
+fn icu_locale(tag: &str) -> Locale {
+    tag.trim()
+        .replace('_', "-")
+        .parse()
+        .unwrap_or(icu_locale_core::locale!("en"))
+}
+
+thread_local! {
+    /// Formatters made on this thread, by tag: a book asks for the same
+    /// one for each of its dates.
+    static DATES: RefCell<HashMap<String, Option<DateTimeFormatter<YMD>>>> =
+        RefCell::new(HashMap::new());
+    static NUMBERS: RefCell<HashMap<String, Option<DecimalFormatter>>> =
+        RefCell::new(HashMap::new());
+}
+
+/// A `YYYY-MM-DD` date in words as the language `tag` writes it:
+/// `May 31, 2024`, `31 de maio de 2024`, `2024年5月31日`; the text unchanged
+/// when it is not such a date.
+pub fn long_date(tag: &str, date: &str) -> String {
+    let Some((y, m, d)) = crate::parse_date(date) else {
+        return date.to_string();
+    };
+    let Ok(iso) = Date::try_new_iso(y, m, d) else {
+        return date.to_string();
+    };
+    DATES.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let formatter = cache.entry(tag.to_string()).or_insert_with(|| {
+            let locale = icu_locale(tag);
+            DateTimeFormatter::try_new(locale.into(), YMD::long()).ok()
+        });
+        match formatter {
+            Some(f) => f.format(&iso).to_string(),
+            None => date.to_string(),
+        }
+    })
+}
+
+/// `value` with `decimals` digits after the separator, in the language's
+/// digits and separator, without grouping: `1.2`, `1,2`, `۱٫۲`.
+pub fn decimal(tag: &str, value: f64, decimals: usize) -> String {
+    let plain = format!("{value:.decimals$}");
+    let Ok(number) = plain.parse::<Decimal>() else {
+        return plain;
+    };
+    NUMBERS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let formatter = cache.entry(tag.to_string()).or_insert_with(|| {
+            let mut options = icu_decimal::options::DecimalFormatterOptions::default();
+            options.grouping_strategy = Some(icu_decimal::options::GroupingStrategy::Never);
+            DecimalFormatter::try_new(icu_locale(tag).into(), options).ok()
+        });
+        match formatter {
+            Some(f) => f.format(&number).to_string(),
+            None => plain,
+        }
+    })
+}
+
+/// The ten digits the language writes numbers with, zero first:
+/// `0123456789` for most, `۰۱۲۳۴۵۶۷۸۹` for Persian.
+pub fn digits(tag: &str) -> [char; 10] {
+    let mut out = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+    for (n, slot) in out.iter_mut().enumerate() {
+        if let Some(c) = decimal(tag, n as f64, 0).chars().next() {
+            *slot = c;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_read_as_each_language_writes_them() {
+        let date = "2024-05-31";
+        let cases = [
+            ("en", "May 31, 2024"),
+            ("en-US", "May 31, 2024"),
+            ("en-GB", "31 May 2024"),
+            ("pt-BR", "31 de maio de 2024"),
+            ("pt", "31 de maio de 2024"),
+            ("es", "31 de mayo de 2024"),
+            ("fr", "31 mai 2024"),
+            ("de", "31. Mai 2024"),
+            ("ja", "2024年5月31日"),
+            ("zh-Hans", "2024年5月31日"),
+            ("ko", "2024년 5월 31일"),
+            // Persian: the Solar Hijri calendar, in Persian digits.
+            ("fa", "۱۱ خرداد ۱۴۰۳"),
+            ("fa-u-ca-gregory", "۳۱ مه ۲۰۲۴"),
+            // Thai: the Buddhist era.
+            ("th", "31 พฤษภาคม 2567"),
+            ("bn", "৩১ মে, ২০২৪"),
+        ];
+        for (tag, want) in cases {
+            assert_eq!(long_date(tag, date), want, "{tag}");
+        }
+        assert_eq!(long_date("en", "soon"), "soon");
+        assert_eq!(long_date("en", "2024-13-01"), "2024-13-01");
+        assert_eq!(long_date("en", "2024-02-30"), "2024-02-30");
+        // A tag that is not BCP 47 reads as English.
+        assert_eq!(long_date("not a tag", date), "May 31, 2024");
+        assert_eq!(long_date("pt_BR", date), "31 de maio de 2024");
+    }
+
+    #[test]
+    fn numbers_take_the_language_separator_and_digits() {
+        assert_eq!(decimal("en", 1.25, 1), "1.2");
+        assert_eq!(decimal("pt-BR", 1.25, 1), "1,2");
+        assert_eq!(decimal("de", 1234.5, 1), "1234,5");
+        assert_eq!(decimal("fa", 1.5, 1), "۱٫۵");
+        assert_eq!(decimal("en", 12.0, 0), "12");
+        assert_eq!(digits("en").iter().collect::<String>(), "0123456789");
+        assert_eq!(digits("fa").iter().collect::<String>(), "۰۱۲۳۴۵۶۷۸۹");
+        assert_eq!(digits("bn").iter().collect::<String>(), "০১২৩৪৫৬৭৮৯");
+        assert_eq!(
+            digits("hi-u-nu-deva").iter().collect::<String>(),
+            "०१२३४५६७८९"
+        );
+    }
+}
