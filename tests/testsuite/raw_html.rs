@@ -6,8 +6,9 @@
 //! what it means, none prints a tag,
 //! every image is in all three, and what is left out is said at its line.
 //! Emoji print with the embedded emoji face; CJK, which no embedded face
-//! has, is a warning naming it, and is drawn once the book asks for the
-//! system's fonts.
+//! has, is set in the machine's CJK faces when no font pack is installed
+//! (said once), in the project's own fonts, and stops the PDF with the
+//! command that fetches the pack when there are none.
 
 use crate::prelude::*;
 
@@ -20,15 +21,13 @@ fn raw_html_becomes_the_book_in_every_format_never_tags() {
     let out = stoa(root, &["build"]);
     let printed = output_text(&out);
     assert!(out.status.success(), "{printed}");
+    // The machine's CJK faces (scripts/install-test-tools installs Noto
+    // CJK) set the CJK paragraph, said once for both editions.
+    let machine = "warning: no CJK font pack is installed: the PDF sets Chinese, Japanese and Korean text in this machine's";
+    assert_eq!(printed.matches(machine).count(), 1, "{printed}");
+    assert!(!printed.contains("no font of the PDF has"), "{printed}");
     for lang in LANGS {
         let post = format!("books/posts/raw-html/{lang}.md");
-        let cjk = line_of(root, &post, "日本語");
-        assert!(
-            printed.contains(&format!(
-                "{post}:{cjk}:1: warning: no font of the PDF has these Han characters: 日本語文章中的段落"
-            )),
-            "{post}:{cjk}\n{printed}"
-        );
         for (needle, message) in [
             ("]()", "warning: a link with no address; its text is kept"),
             (
@@ -177,74 +176,61 @@ fn raw_html_becomes_the_book_in_every_format_never_tags() {
     }
 }
 
-/// A page of a PDF, as gray pixels.
-fn cjk_page(pdf: &std::path::Path, page: usize) -> Vec<u8> {
-    let out = std::process::Command::new("pdftoppm")
-        .args([
-            "-gray",
-            "-r",
-            "60",
-            "-f",
-            &page.to_string(),
-            "-l",
-            &page.to_string(),
-        ])
-        .arg(pdf)
-        .output()
-        .expect("pdftoppm runs (scripts/install-test-tools installs it)");
-    assert!(out.status.success());
-    out.stdout
-}
-
 #[test]
-fn with_the_systems_fonts_cjk_is_drawn_not_boxes() {
+fn cjk_is_set_in_the_machines_faces_or_the_projects_or_stops_the_pdf() {
     let project = project_from(&fixture("raw-html/books"));
     let root = project.path();
     let pdf = root.join("dist/raw-html/raw-html-en.pdf");
-    let build = || {
-        let out = stoa(root, &["build", "--no-site", "-f", "pdf"]);
-        assert!(out.status.success(), "{}", output_text(&out));
-        output_text(&out)
+    let build = |fonts: Option<&str>| {
+        let mut command = stoa_command(root);
+        command.args(["build", "--no-site", "-f", "pdf", "-l", "en"]);
+        if let Some(folders) = fonts {
+            command.env("STOA_SYSTEM_FONT_DIRS", folders);
+        }
+        let out = command.output().expect("stoa runs");
+        (out.status.success(), output_text(&out))
     };
-    let boxes = build();
+    // No pack and no machine fonts: the PDF stops at the CJK paragraph
+    // with the command that fetches the pack.
+    let (ok, said) = build(Some(""));
+    assert!(!ok, "{said}");
+    let post = "books/posts/raw-html/en.md";
+    let cjk = line_of(root, post, "日本語");
     assert!(
-        boxes.contains("no font of the PDF has these Han characters"),
-        "{boxes}"
+        said.contains(&format!(
+            "{post}:{cjk}:1: error: this book has Chinese, Japanese or Korean text (`日` first)"
+        )),
+        "{said}"
     );
-    let page = pdf_pages(&pdf)
-        .iter()
-        .rposition(|p| p.contains("段落"))
-        .expect("the CJK paragraph's page")
-        + 1;
-    let tofu = cjk_page(&pdf, page);
-    let toml = root.join("books/raw-html/book.toml");
-    let mut config = std::fs::read_to_string(&toml).unwrap();
-    config.push_str("\n[fonts]\nsystem = true\n");
-    std::fs::write(&toml, config).unwrap();
-    let drawn = build();
-    assert!(!drawn.contains("no font of the PDF has"), "{drawn}");
+    assert!(
+        said.contains("run `stoa fonts add noto-serif-cjk` once"),
+        "{said}"
+    );
+    assert!(!pdf.exists());
+
+    // The machine's faces, named.
+    let (ok, said) = build(None);
+    assert!(ok, "{said}");
+    assert!(said.contains("this machine's Noto"), "{said}");
     let fonts = tool("pdffonts", &[], &pdf);
     assert!(
         fonts.contains("CJK"),
         "a CJK face of the system is embedded:\n{fonts}"
     );
-    let glyphs = cjk_page(&pdf, page);
-    assert_eq!(glyphs.len(), tofu.len(), "the same page size");
-    let changed = glyphs.iter().zip(&tofu).filter(|(a, b)| a != b).count();
-    assert!(
-        changed > 200,
-        "the CJK paragraph is drawn with other shapes than the missing-glyph boxes: {changed} pixels differ"
-    );
+    let text = pdf_text(&pdf).replace(' ', "");
+    assert!(text.contains("日本語の文章と中文的段落"), "{text}");
 
     // The project's own `fonts/` folder (beside `books/`) serves as well,
-    // without the machine's fonts.
-    let config = std::fs::read_to_string(&toml).unwrap();
-    std::fs::write(&toml, config.replace("system = true", "system = false")).unwrap();
+    // without the machine's fonts, and nothing is said.
     let serif = std::path::Path::new("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc");
     std::fs::create_dir_all(root.join("fonts")).unwrap();
     std::fs::copy(serif, root.join("fonts/NotoSerifCJK-Regular.ttc")).unwrap();
-    let own = build();
-    assert!(!own.contains("no font of the PDF has"), "{own}");
+    let (ok, own) = build(Some(""));
+    assert!(ok, "{own}");
+    assert!(
+        !own.contains("no font of the PDF has") && !own.contains("CJK font pack"),
+        "{own}"
+    );
     let fonts = tool("pdffonts", &[], &pdf);
     assert!(
         fonts.contains("NotoSerifCJK"),

@@ -350,6 +350,21 @@ fn without_the_pack_the_machines_faces_serve_else_the_pdf_stops_with_the_command
     assert!(out.status.success(), "{said}");
     let warning = "no CJK font pack is installed: the PDF sets Chinese, Japanese and Korean text in this machine's";
     assert_eq!(said.matches(warning).count(), 1, "{said}");
+    // A pack installed later is seen by the next build, which makes the
+    // PDF again in it and says nothing of the machine.
+    let server = stoa_tests::web_server::serve(&pack_files());
+    let mirror = format!("{}/", server.address);
+    let add = user.stoa(
+        &project,
+        &["fonts", "add", "noto-serif-cjk", "--from", &mirror],
+        "",
+    );
+    assert!(add.status.success(), "{}", output_text(&add));
+    let out = user.stoa(&project, &build, machine);
+    let said = output_text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(!said.contains(warning), "{said}");
+    assert!(said.contains("built dist/udhr/udhr-ko.pdf"), "{said}");
     let fonts = fonts_of(&project.join("dist/udhr/udhr-ko.pdf"));
     assert!(
         fonts

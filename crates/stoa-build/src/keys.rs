@@ -193,6 +193,12 @@ pub(crate) fn edition_base_key(options: &BuildOptions, config: &BookConfig, lang
         });
     }
     plugins_key(&mut h, options, config);
+    // The project's own fonts (`fonts/` beside the books), which the PDF
+    // sets text in.
+    if let Some(fonts) = &config.print.fonts_folder {
+        h.str("fonts").str(fonts);
+        hash_tree(&mut h, Path::new(fonts), &|_| false);
+    }
     h.finish()
 }
 
@@ -235,10 +241,12 @@ fn plugins_key(h: &mut Hasher, options: &BuildOptions, config: &BookConfig) {
 /// The key of a theme's files as `renderer` reads them
 /// ([`Renderer::reads_theme_file`](stoa_render::Renderer::reads_theme_file)):
 /// the PDF leaves the style sheets out, so a CSS edit leaves it alone. A
-/// built-in theme is part of stoa.
+/// built-in theme is part of stoa. What the renderer reads of the machine
+/// (its [`machine_key`](stoa_render::Renderer::machine_key)) goes with it.
 pub(crate) fn theme_key(theme: &stoa_render::Theme, renderer: &dyn stoa_render::Renderer) -> Key {
     let mut h = Hasher::new("theme");
     h.str(theme.name()).str(renderer.name());
+    h.str(&renderer.machine_key());
     if let Some(dir) = theme.dir() {
         h.path(dir);
         hash_tree(&mut h, dir, &|rel| !renderer.reads_theme_file(rel));

@@ -336,7 +336,8 @@ mod tests {
             known_languages(),
             [
                 "en", "pt", "es", "fr", "de", "ru", "uk", "nl", "pl", "ar", "fa", "ur", "hi", "bn",
-                "th", "zh", "ja", "ko", "tr", "it", "id", "vi", "am"
+                "th", "zh", "ja", "ko", "tr", "it", "id", "vi", "am", "he", "ta", "ka", "hy", "si",
+                "km", "el"
             ]
         );
     }
@@ -560,12 +561,28 @@ mod tests {
             }
         }
         // Sentences end in the script's own stop: । in Hindi and Bengali, ۔ in
-        // Urdu, ። in Amharic, none in Thai.
-        for tag in ["hi", "bn", "ur", "am", "th"] {
+        // Urdu, ። in Amharic, ។ in Khmer, none in Thai.
+        for tag in ["hi", "bn", "ur", "am", "km", "th"] {
             for (field, word) in every_word(locale(tag).unwrap()) {
                 assert!(!word.ends_with('.'), "{tag} {field}: {word}");
             }
         }
+        // Armenian ends them with ։ (its point is a colon, as in captions).
+        let hy = locale("hy-AM").unwrap();
+        for sentence in [
+            hy.site.empty,
+            hy.accessibility.summary,
+            hy.accessibility.paged,
+        ] {
+            assert!(sentence.ends_with('։'), "hy: {sentence}");
+        }
+        // Greek: the ano teleia (·), never the Latin semicolon, which reads
+        // as a Greek question mark.
+        for (field, word) in every_word(locale("el").unwrap()) {
+            assert!(!word.contains(';'), "el {field}: {word}");
+        }
+        // Hebrew: right to left, with the maqaf before a Latin name.
+        assert!(is_rtl("he") && locale("he").unwrap().site.lede.contains("ה־EPUB"));
     }
 
     #[test]
@@ -617,7 +634,10 @@ mod tests {
         for tag in ["zh-CN", "zh-TW", "ko", "tr", "id", "vi"] {
             assert_eq!(call(tag), NoteCall::AfterPunctuation, "{tag}");
         }
-        for tag in ["th", "hi", "bn", "ur", "am"] {
+        assert_eq!(call("he-IL"), NoteCall::AfterPunctuation);
+        for tag in [
+            "th", "hi", "bn", "ur", "am", "ta", "ka", "hy", "si", "km", "el",
+        ] {
             assert_eq!(call(tag), NoteCall::AsWritten, "{tag}");
         }
         assert_eq!(NoteCall::AfterPunctuation.name(), "after-punctuation");

@@ -784,4 +784,11 @@ pub static LOCALES: &[Locale] = &[
     words::id::LOCALE,
     words::vi::LOCALE,
     words::am::LOCALE,
+    words::he::LOCALE,
+    words::ta::LOCALE,
+    words::ka::LOCALE,
+    words::hy::LOCALE,
+    words::si::LOCALE,
+    words::km::LOCALE,
+    words::el::LOCALE,
 ];

@@ -114,6 +114,19 @@ pub(crate) fn first_time() -> bool {
     SAID.set(()).is_ok()
 }
 
+/// What of the machine decides which faces a PDF may use: the packs
+/// installed, and the machine's font files (names, sizes, times: listed
+/// once per process, never read).
+pub(crate) fn machine_key() -> String {
+    let mut key = String::new();
+    for pack in stoa_font_packs::installed() {
+        key.push_str(&pack.pack.folder_name());
+        key.push('\n');
+    }
+    key.push_str(system_fonts::stamp());
+    key
+}
+
 /// The files of the installed pack for the classic theme's serif text,
 /// else of any installed pack.
 fn installed_pack() -> Option<Vec<PathBuf>> {
@@ -140,6 +153,7 @@ fn machine_faces() -> Diagnostic {
         .iter()
         .map(|f| f.info().family.as_str())
         .collect();
+    families.sort_unstable();
     families.dedup();
     Diagnostic::warning(format!(
         "no CJK font pack is installed: the PDF sets Chinese, Japanese and Korean text in this \
@@ -185,12 +199,23 @@ pub(crate) fn families(cjk: &Cjk, tag: &str) -> Vec<String> {
     let order = region_order(tag);
     families.sort_by_key(|family| {
         let region = family.rsplit(' ').next().unwrap_or("");
-        order
-            .iter()
-            .position(|r| *r == region)
-            .unwrap_or(order.len())
+        let rank = order.iter().position(|r| *r == region);
+        (rank.unwrap_or(order.len()), style_rank(family))
     });
     families
+}
+
+/// Serif faces before the others, the monospaced ones last: the classic
+/// theme sets its text in a serif (the machine may have Sans and Mono
+/// faces of the same region too).
+fn style_rank(family: &str) -> u8 {
+    if family.contains("Mono") {
+        2
+    } else if family.contains("Serif") || family.contains("Mincho") || family.contains("Song") {
+        0
+    } else {
+        1
+    }
 }
 
 /// The regions of CJK faces, the language's own first.
@@ -235,5 +260,23 @@ mod tests {
         assert_eq!(region_order("zh-Hant")[0], "TC");
         assert_eq!(region_order("zh-HK")[0], "HK");
         assert_eq!(region_order("en")[0], "SC");
+    }
+
+    #[test]
+    fn serif_faces_come_before_sans_and_mono_ones() {
+        let mut families = [
+            "Noto Sans Mono CJK JP",
+            "Noto Sans CJK JP",
+            "Noto Serif CJK JP",
+        ];
+        families.sort_by_key(|f| style_rank(f));
+        assert_eq!(
+            families,
+            [
+                "Noto Serif CJK JP",
+                "Noto Sans CJK JP",
+                "Noto Sans Mono CJK JP"
+            ]
+        );
     }
 }

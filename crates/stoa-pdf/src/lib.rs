@@ -89,6 +89,12 @@ impl Renderer for PdfRenderer {
         "PDF"
     }
 
+    /// The fonts it may find beyond its own: the font packs installed and
+    /// the machine's font files (see [`cjk`] and [`system_fonts`]).
+    fn machine_key(&self) -> String {
+        cjk::machine_key()
+    }
+
     fn media_type(&self) -> &'static str {
         "application/pdf"
     }

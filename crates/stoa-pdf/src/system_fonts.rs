@@ -55,6 +55,33 @@ pub(crate) fn faces() -> &'static [SystemFace] {
     })
 }
 
+/// The machine's font files as the build cache knows them: each path,
+/// size and time, listed once per process and never read.
+pub(crate) fn stamp() -> &'static str {
+    static STAMP: OnceLock<String> = OnceLock::new();
+    STAMP.get_or_init(|| {
+        let mut files = Vec::new();
+        for dir in folders() {
+            collect(&dir, 0, &mut files);
+        }
+        files.sort();
+        files.dedup();
+        let mut stamp = String::new();
+        for file in files {
+            let Ok(meta) = std::fs::metadata(&file) else {
+                continue;
+            };
+            let time = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            stamp.push_str(&format!("{} {} {time}\n", file.display(), meta.len()));
+        }
+        stamp
+    })
+}
+
 /// The environment variable that names the folders to look in instead
 /// (a path list, as `PATH`; empty: none), for CI and packagers who want a
 /// build that does not depend on what the machine has.

@@ -524,6 +524,14 @@ pub trait Renderer: Sync {
         true
     }
 
+    /// What of the machine its output depends on beyond the book, the
+    /// theme and stoa (the PDF: the fonts it may find there), as a key:
+    /// the build cache makes its files again when it changes. By default
+    /// nothing.
+    fn machine_key(&self) -> String {
+        String::new()
+    }
+
     /// Whether this renderer returns a [`PageMap`] in
     /// [`Rendered::pages`]: the driver then renders it before the others,
     /// which get the map in [`RenderContext::pages`].

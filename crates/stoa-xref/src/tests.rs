@@ -301,8 +301,14 @@ fn a_caption_beside_nothing_is_an_error() {
 fn caption_separators_follow_each_language() {
     use crate::find::caption_separator;
     assert_eq!(caption_separator(&Labels::for_language("en")), ". ");
-    assert_eq!(caption_separator(&Labels::for_language("pt-BR")), "\u{a0}– ");
+    assert_eq!(
+        caption_separator(&Labels::for_language("pt-BR")),
+        "\u{a0}– "
+    );
     // A full-width space is the separator itself, never trimmed away.
-    assert_eq!(caption_separator(&Labels::for_language("zh-Hans")), "\u{3000}");
+    assert_eq!(
+        caption_separator(&Labels::for_language("zh-Hans")),
+        "\u{3000}"
+    );
     assert_eq!(caption_separator(&Labels::for_language("ja")), "\u{3000}");
 }
