@@ -99,6 +99,15 @@ impl User {
             .expect("stoa runs")
     }
 
+    /// Installs the test pack from a server on 127.0.0.1, its mirror.
+    fn add_pack(&self, cwd: &Path) {
+        let server = stoa_tests::web_server::serve(&pack_files());
+        let mirror = format!("{}/", server.address);
+        let args = ["fonts", "add", "noto-serif-cjk", "--from", &mirror];
+        let add = self.stoa(cwd, &args, "");
+        assert!(add.status.success(), "{}", output_text(&add));
+    }
+
     /// What is in the pack folder.
     fn packs(&self) -> Vec<String> {
         let dir = self.cache.join("stoa/font-packs");
@@ -119,14 +128,7 @@ fn built() -> &'static Built {
     BUILT.get_or_init(|| {
         let user = User::new(None);
         let project = kept_until_exit(project_from(&fixture("scripts/books")));
-        let server = stoa_tests::web_server::serve(&pack_files());
-        let mirror = format!("{}/", server.address);
-        let add = user.stoa(
-            &project,
-            &["fonts", "add", "noto-serif-cjk", "--from", &mirror],
-            "",
-        );
-        assert!(add.status.success(), "{}", output_text(&add));
+        user.add_pack(&project);
         assert_eq!(user.packs(), ["noto-serif-cjk-2.001-test"]);
         let args = ["build", "--format", "pdf", "--format", "epub", "--no-site"];
         let out = user.stoa(&project, &args, "");
@@ -352,14 +354,7 @@ fn without_the_pack_the_machines_faces_serve_else_the_pdf_stops_with_the_command
     assert_eq!(said.matches(warning).count(), 1, "{said}");
     // A pack installed later is seen by the next build, which makes the
     // PDF again in it and says nothing of the machine.
-    let server = stoa_tests::web_server::serve(&pack_files());
-    let mirror = format!("{}/", server.address);
-    let add = user.stoa(
-        &project,
-        &["fonts", "add", "noto-serif-cjk", "--from", &mirror],
-        "",
-    );
-    assert!(add.status.success(), "{}", output_text(&add));
+    user.add_pack(&project);
     let out = user.stoa(&project, &build, machine);
     let said = output_text(&out);
     assert!(out.status.success(), "{said}");

@@ -44,15 +44,19 @@ impl SystemFace {
 /// Every face installed on the machine, found once per process.
 pub(crate) fn faces() -> &'static [SystemFace] {
     static FACES: OnceLock<Vec<SystemFace>> = OnceLock::new();
-    FACES.get_or_init(|| {
-        let mut files = Vec::new();
-        for dir in folders() {
-            collect(&dir, 0, &mut files);
-        }
-        files.sort();
-        files.dedup();
-        files.iter().flat_map(|path| read_faces(path)).collect()
-    })
+    FACES.get_or_init(|| font_files().iter().flat_map(|p| read_faces(p)).collect())
+}
+
+/// The machine's font files, in path order (so that one machine always
+/// gives the same book).
+fn font_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in folders() {
+        collect(&dir, 0, &mut files);
+    }
+    files.sort();
+    files.dedup();
+    files
 }
 
 /// The machine's font files as the build cache knows them: each path,
@@ -60,14 +64,8 @@ pub(crate) fn faces() -> &'static [SystemFace] {
 pub(crate) fn stamp() -> &'static str {
     static STAMP: OnceLock<String> = OnceLock::new();
     STAMP.get_or_init(|| {
-        let mut files = Vec::new();
-        for dir in folders() {
-            collect(&dir, 0, &mut files);
-        }
-        files.sort();
-        files.dedup();
         let mut stamp = String::new();
-        for file in files {
+        for file in font_files() {
             let Ok(meta) = std::fs::metadata(&file) else {
                 continue;
             };
