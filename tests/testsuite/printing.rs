@@ -503,3 +503,91 @@ fn check_print_passes_the_collection_and_finds_a_spine_too_thin_for_its_title() 
         "{log}"
     );
 }
+
+/// A book written right to left is bound on the right: on its wrap the
+/// front is on the left of the spine and the back on the right, with the
+/// barcode by the spine, and the front's paper (not the back's colour)
+/// reaches the bleed on its outside, the left.
+#[test]
+fn a_right_to_left_book_has_its_front_on_the_left_of_the_wrap() {
+    let project = project_from(&fixture("languages/books"));
+    let root = project.path();
+    let toml = root.join("books/hebrew/book.toml");
+    let mut config = std::fs::read_to_string(&toml).unwrap();
+    config = config.replace(
+        "posts = [\"bridges\"]",
+        "posts = [\"bridges\"]\n\n[print]\nprofile = \"kdp\"\n\n[isbn]\nhe = \"978-0-306-40615-7\"",
+    );
+    std::fs::write(&toml, config).unwrap();
+    let out = stoa(root, &["build", "-b", "hebrew", "-f", "pdf", "--no-site"]);
+    assert!(out.status.success(), "{}", output_text(&out));
+    let cover = root.join("dist/hebrew/hebrew-he-cover.pdf");
+    let dir = tempfile::tempdir().unwrap();
+    let prefix = dir.path().join("cover");
+    let status = std::process::Command::new("pdftoppm")
+        .args(["-r", "300", "-gray", "-png", "-singlefile"])
+        .arg(&cover)
+        .arg(&prefix)
+        .status()
+        .expect("pdftoppm runs");
+    assert!(status.success());
+    let png = prefix.with_extension("png");
+    let decoded = std::process::Command::new("zbarimg")
+        .args(["--quiet", "--raw", "-Sdisable", "-Sean13.enable"])
+        .arg(&png)
+        .output()
+        .expect("zbarimg runs");
+    assert_eq!(
+        String::from_utf8_lossy(&decoded.stdout).trim(),
+        "9780306406157"
+    );
+    // Gray levels by column, at a low resolution.
+    let small = dir.path().join("small");
+    let status = std::process::Command::new("pdftoppm")
+        .args(["-r", "20", "-gray", "-singlefile"])
+        .arg(&cover)
+        .arg(&small)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let pgm = std::fs::read(small.with_extension("pgm")).unwrap();
+    let (width, height, pixels) = pgm_pixels(&pgm);
+    let mean = |from: usize, to: usize| {
+        let mut sum = 0u64;
+        for y in 0..height {
+            for x in from..to {
+                sum += u64::from(pixels[y * width + x]);
+            }
+        }
+        sum / ((to - from) * height) as u64
+    };
+    let (left, right) = (mean(0, width / 2), mean(width / 2, width));
+    assert!(
+        left > right + 40,
+        "the back (coloured) is on the right: {left} {right}"
+    );
+    assert!(
+        mean(0, 1) > 200,
+        "the front's paper reaches its outside bleed: {}",
+        mean(0, 1)
+    );
+}
+
+/// Width, height and gray bytes of a binary PGM (`P5`, 8 bits).
+fn pgm_pixels(pgm: &[u8]) -> (usize, usize, &[u8]) {
+    let mut fields = Vec::new();
+    let mut at = 0;
+    while fields.len() < 4 {
+        while pgm[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        let start = at;
+        while !pgm[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        fields.push(String::from_utf8_lossy(&pgm[start..at]).into_owned());
+    }
+    assert_eq!(fields[0], "P5");
+    let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+    (w, h, &pgm[at + 1..at + 1 + w * h])
+}

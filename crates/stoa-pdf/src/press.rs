@@ -168,7 +168,11 @@ fn lay_out_wrap(
     guides: bool,
 ) -> Result<PagedDocument, Vec<Diagnostic>> {
     let source = wrap::source(book, wrap, guides);
-    let world = StoaWorld::new(source, theme.clone(), HashMap::new(), None);
+    // The book's fonts (its project's, its CJK faces), as its pages have.
+    let fonts = crate::world::FontChoice::for_book(book, theme)
+        .map(|(choice, _)| choice)
+        .unwrap_or_else(|_| crate::world::FontChoice::of(&book.print));
+    let world = StoaWorld::new(source, theme.clone(), HashMap::new(), None).with_fonts(fonts);
     let Warned { output, .. } = typst::compile::<PagedDocument>(&world);
     output.map_err(|errors| {
         errors
@@ -242,11 +246,14 @@ fn compose(laid: &PagedDocument, front: &Page, wrap: &Wrap) -> PagedDocument {
     let mut front_frame = front.frame.clone();
     if let Smart::Custom(Some(paint)) = &front.fill {
         // The page's fill, which is not in its frame, reaching the bleed.
+        // The outside is on the right of a book bound on the left, on the
+        // left of one bound on the right.
+        let outside = if wrap.rtl { -bleed } else { Abs::zero() };
         let (at, size) = if bled {
             (Point::zero(), front_frame.size())
         } else {
             (
-                Point::new(Abs::zero(), -bleed),
+                Point::new(outside, -bleed),
                 front_frame.size() + Size::new(bleed, bleed * 2.0),
             )
         };
@@ -254,8 +261,12 @@ fn compose(laid: &PagedDocument, front: &Page, wrap: &Wrap) -> PagedDocument {
         front_frame.prepend(at, FrameItem::Shape(shape, Span::detached()));
     }
     let y = if bled { Abs::zero() } else { bleed };
-    page.frame
-        .push_frame(Point::new(Abs::mm(wrap.front_x()), y), front_frame);
+    // An image of its own carries the outside's bleed in its frame.
+    let x = match bled && wrap.rtl {
+        true => Abs::mm(wrap.front_x()) - bleed,
+        false => Abs::mm(wrap.front_x()),
+    };
+    page.frame.push_frame(Point::new(x, y), front_frame);
     let (w, h) = wrap.sheet();
     let mut trimmed = Frame::hard(Size::new(
         Abs::mm(w) - bleed * 2.0,

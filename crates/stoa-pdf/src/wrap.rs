@@ -35,6 +35,9 @@ pub(crate) struct Wrap {
     pub spine_text: bool,
     /// The margin that text keeps from every trim edge and fold.
     pub safe: f64,
+    /// A book bound on the right (Arabic, Hebrew, Persian…): its front is
+    /// on the left of the sheet, its back on the right.
+    pub rtl: bool,
 }
 
 impl Wrap {
@@ -52,6 +55,7 @@ impl Wrap {
             spine,
             spine_text: pages >= profile.spine_text_pages(),
             safe: profile.safe_margin_mm(),
+            rtl: stoa_locale::is_rtl(&book.lang),
         })
     }
 
@@ -65,7 +69,23 @@ impl Wrap {
 
     /// Where the front cover's trimmed page begins on the sheet.
     pub(crate) fn front_x(&self) -> f64 {
-        self.bleed + self.trim.0 + self.spine
+        match self.rtl {
+            true => self.bleed,
+            false => self.bleed + self.trim.0 + self.spine,
+        }
+    }
+
+    /// Where the back cover's trimmed page begins on the sheet.
+    pub(crate) fn back_x(&self) -> f64 {
+        match self.rtl {
+            true => self.bleed + self.trim.0 + self.spine,
+            false => self.bleed,
+        }
+    }
+
+    /// Where the spine begins on the sheet (between the two, either way).
+    pub(crate) fn spine_x(&self) -> f64 {
+        self.bleed + self.trim.0
     }
 }
 
@@ -100,6 +120,11 @@ pub(crate) fn source(book: &Book, wrap: &Wrap, guides: bool) -> String {
         TEXT_FONTS
             .iter()
             .map(|f| typst_string(f))
+            .chain(
+                crate::cjk::families_for(book)
+                    .iter()
+                    .map(|f| typst_string(f))
+            )
             .collect::<Vec<_>>()
             .join(", "),
         typst_string(&lang),
@@ -117,10 +142,15 @@ pub(crate) fn source(book: &Book, wrap: &Wrap, guides: bool) -> String {
          #let ink = if light { rgb(\"#1f2a33\") } else { rgb(\"#f3ede1\") }\n",
     );
     // The back and the spine in the cover's colour, into the bleed.
+    let (coloured_x, coloured_w) = match w.rtl {
+        true => (w.spine_x(), sheet_w - w.spine_x()),
+        false => (0.0, w.front_x()),
+    };
     let _ = writeln!(
         s,
-        "#place(top + left, rect(width: {}mm, height: 100%, fill: colour, stroke: none))",
-        n(w.front_x())
+        "#place(top + left, dx: {}mm, rect(width: {}mm, height: 100%, fill: colour, stroke: none))",
+        n(coloured_x),
+        n(coloured_w)
     );
     // The back's text, inside the safe area, above the barcode's box.
     let text_w = w.trim.0 - 2.0 * w.safe;
@@ -128,7 +158,7 @@ pub(crate) fn source(book: &Book, wrap: &Wrap, guides: bool) -> String {
     let _ = writeln!(
         s,
         "#place(top + left, dx: {}mm, dy: {}mm, block(width: {}mm, height: {}mm, clip: true, {{\n  set text(fill: ink)",
-        n(w.bleed + w.safe),
+        n(w.back_x() + w.safe),
         n(w.bleed + w.safe + 6.0),
         n(text_w),
         n(text_h)
@@ -157,10 +187,14 @@ pub(crate) fn source(book: &Book, wrap: &Wrap, guides: bool) -> String {
 }
 
 /// The ISBN line and the EAN-13 symbol in a white box at the back's
-/// bottom right, by the spine.
+/// bottom, by the spine (its right in a book bound on the left, its left
+/// in one bound on the right).
 fn barcode(s: &mut String, w: &Wrap, isbn: &Isbn) {
     let g = Geometry::at(MAGNIFICATION);
-    let box_x = w.bleed + w.trim.0 - BOX_INSET_MM - BOX_MM.0;
+    let box_x = match w.rtl {
+        true => w.back_x() + BOX_INSET_MM,
+        false => w.spine_x() - BOX_INSET_MM - BOX_MM.0,
+    };
     let box_y = w.bleed + w.trim.1 - BOX_INSET_MM - BOX_MM.1;
     let _ = writeln!(
         s,
@@ -223,7 +257,7 @@ fn spine(s: &mut String, book: &Book, w: &Wrap) {
            let words(sz) = text(size: sz, fill: ink, {{ smallcaps(all: true, {title}); h(1.2em); text(size: 0.85em, {author}) }})\n  \
            let sizes = (10pt, 9pt, 8pt, 7pt, 6pt).filter(sz => measure(words(sz)).width <= {room}mm and measure(words(sz)).height <= {sw}mm * 0.7)\n  \
            if sizes.len() > 0 {{ words(sizes.first()) }}\n}}))))",
-        x = n(w.bleed + w.trim.0),
+        x = n(w.spine_x()),
         y = n(w.bleed),
         sw = n(w.spine),
         h = n(w.trim.1),
@@ -254,15 +288,9 @@ fn guide_lines(s: &mut String, w: &Wrap) {
         sheet_h - 2.0 * w.bleed,
         "0.4pt + red",
     );
-    rect(
-        w.bleed + w.trim.0,
-        w.bleed,
-        w.spine,
-        w.trim.1,
-        "0.4pt + blue",
-    );
+    rect(w.spine_x(), w.bleed, w.spine, w.trim.1, "0.4pt + blue");
     let safe = (sheet_w - 2.0 * w.bleed - w.spine) / 2.0 - 2.0 * w.safe;
-    for x in [w.bleed + w.safe, w.front_x() + w.safe] {
+    for x in [w.back_x() + w.safe, w.front_x() + w.safe] {
         rect(
             x,
             w.bleed + w.safe,
@@ -339,6 +367,32 @@ mod tests {
         assert!((h / MM_PER_IN - 9.25).abs() < 1e-9, "{h}");
         assert!(wrap.spine_text);
         assert!(!Wrap::of(&book("kdp", None), 78).unwrap().spine_text);
+    }
+
+    #[test]
+    fn a_book_bound_on_the_right_has_its_front_on_the_left() {
+        let mut b = book("kdp", Some("978-0-306-40615-7"));
+        let ltr = Wrap::of(&b, 300).unwrap();
+        b.lang = "fa".into();
+        let rtl = Wrap::of(&b, 300).unwrap();
+        assert!(!ltr.rtl && rtl.rtl);
+        assert_eq!(rtl.sheet(), ltr.sheet());
+        assert_eq!((rtl.front_x(), rtl.back_x()), (ltr.back_x(), ltr.front_x()));
+        assert_eq!(rtl.front_x(), rtl.bleed);
+        assert_eq!(rtl.spine_x(), ltr.spine_x());
+        // The back's text starts past the spine, the colour covers the
+        // spine and the back, and the barcode sits by the spine.
+        let src = source(&b, &rtl, false);
+        let back_text = format!("dx: {}mm, dy:", n(rtl.back_x() + rtl.safe));
+        assert!(src.contains(&back_text), "{src}");
+        let colour = format!(
+            "dx: {}mm, rect(width: {}mm",
+            n(rtl.spine_x()),
+            n(rtl.sheet().0 - rtl.spine_x())
+        );
+        assert!(src.contains(&colour), "{src}");
+        let barcode = format!("dx: {}mm", n(rtl.back_x() + BOX_INSET_MM));
+        assert!(src.contains(&barcode), "{src}");
     }
 
     #[test]
