@@ -433,3 +433,36 @@ fn the_web_pages_of_every_language_pass_the_nu_checker() {
     let errors = nu_errors(&pages);
     assert!(errors.is_empty(), "the Nu HTML checker: {errors:#?}");
 }
+
+/// Quotation marks are set as each language sets them (CLDR's): the
+/// Markdown's straight quotes print `„…“` in German and `« … »` (with
+/// narrow no-break spaces) in French, in the EPUB and the PDF alike.
+#[test]
+fn quotation_marks_are_each_languages_own() {
+    let built = built();
+    for (lang, quoted) in [
+        ("de-AT", "„eine lange Brücke“"),
+        ("fr-CA", "«\u{202f}un long pont\u{202f}»"),
+    ] {
+        let epub = built.dist.join(format!("trio/trio-{lang}.epub"));
+        let raw: String = zip_names(&epub)
+            .iter()
+            .filter(|n| n.ends_with(".xhtml"))
+            .map(|n| zip_entry(&epub, n))
+            .collect();
+        assert!(raw.contains(quoted), "{lang}: {quoted} in the EPUB");
+        let pdf = pdf_text(&built.dist.join(format!("trio/trio-{lang}.pdf")));
+        let words: String = quoted.chars().filter(|c| c.is_alphabetic()).collect();
+        let printed: String = pdf
+            .chars()
+            .filter(|c| c.is_alphabetic() || "„“«»".contains(*c))
+            .collect();
+        let marks: String = quoted.chars().filter(|c| "„“«»".contains(*c)).collect();
+        let first = marks.chars().next().unwrap();
+        let last = marks.chars().last().unwrap();
+        assert!(
+            printed.contains(&format!("{first}{words}{last}")),
+            "{lang}: {printed}"
+        );
+    }
+}

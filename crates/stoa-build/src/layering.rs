@@ -26,6 +26,7 @@ const STEPS: &[(&str, u8)] = &[
     ("diagnostics", 5),
     ("raw_check", 5),
     ("note_calls", 5),
+    ("quotes", 5),
     ("prepare", 6),
     ("images", 6),
     ("jobs", 7),

@@ -75,6 +75,7 @@ mod plan;
 mod plugin_assets;
 mod plugins;
 mod prepare;
+mod quotes;
 mod raw_check;
 mod render;
 mod report;

@@ -129,8 +129,10 @@ impl<'a> Loading<'a> {
 }
 
 /// Puts the edition's note calls before or after punctuation as its
-/// language (or book.toml) says, after the plugins have added their notes.
+/// language (or book.toml) says, after the plugins have added their notes,
+/// and its quotation marks as its language sets them.
 fn place_note_calls(config: &BookConfig, mut edition: Edition) -> Edition {
+    crate::quotes::localize(&mut edition.book);
     if let Some(language) = config.languages.iter().find(|l| l.tag == edition.book.lang) {
         crate::note_calls::place(&mut edition.book, language.note_call);
     }

@@ -89,6 +89,63 @@ pub fn digits(tag: &str) -> [char; 10] {
     out
 }
 
+/// The quotation marks of a language, opening and closing, from CLDR 45's
+/// delimiters (`quotationStart`, `quotationEnd`): a language not listed
+/// has the root's `“` `”`. ICU4X does not carry them yet, so the few that
+/// differ are copied here, each as CLDR has it, by tag then language.
+const QUOTES: &[(&str, char, char)] = &[
+    ("pt-PT", '«', '»'),
+    ("zh-Hant", '「', '」'),
+    ("zh-TW", '「', '」'),
+    ("zh-HK", '「', '」'),
+    ("zh-MO", '「', '」'),
+    ("am", '«', '»'),
+    ("ar", '”', '“'),
+    ("de", '„', '“'),
+    ("el", '«', '»'),
+    ("fa", '«', '»'),
+    ("fr", '«', '»'),
+    ("he", '”', '”'),
+    ("hy", '«', '»'),
+    ("it", '«', '»'),
+    ("ja", '「', '」'),
+    ("ka", '„', '“'),
+    ("nl", '‘', '’'),
+    ("pl", '„', '”'),
+    ("ru", '«', '»'),
+    ("uk", '«', '»'),
+    ("ur", '”', '“'),
+];
+
+/// The quotation marks the language `tag` opens and closes a quotation
+/// with: `“` `”` in English and Portuguese, `„` `“` in German, `«` `»` in
+/// French, `「` `」` in Japanese (see `QUOTES`).
+pub fn quotes(tag: &str) -> (char, char) {
+    let tag = tag.replace('_', "-");
+    let mut subtags = tag.split('-');
+    let language = subtags.next().unwrap_or("").to_ascii_lowercase();
+    let rest: Vec<String> = subtags.map(str::to_ascii_lowercase).collect();
+    let find = |key: &str| {
+        QUOTES
+            .iter()
+            .find(|(t, ..)| t.eq_ignore_ascii_case(key))
+            .map(|&(_, open, close)| (open, close))
+    };
+    // Script, then region, then the language alone (`zh-Hans-TW` is
+    // Simplified: its script says so).
+    let script = rest.iter().find(|s| s.len() == 4);
+    let region = rest.iter().find(|s| s.len() == 2 || s.len() == 3);
+    let simplified = script.is_some_and(|s| s == "hans");
+    let by_script = script.and_then(|s| find(&format!("{language}-{s}")));
+    let by_region = region
+        .filter(|_| !simplified)
+        .and_then(|r| find(&format!("{language}-{r}")));
+    by_script
+        .or(by_region)
+        .or_else(|| find(&language))
+        .unwrap_or(('“', '”'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,6 +181,30 @@ mod tests {
         // A tag that is not BCP 47 reads as English.
         assert_eq!(long_date("not a tag", date), "May 31, 2024");
         assert_eq!(long_date("pt_BR", date), "31 de maio de 2024");
+    }
+
+    #[test]
+    fn quotation_marks_are_each_languages() {
+        for (tag, marks) in [
+            ("en", ('“', '”')),
+            ("pt-BR", ('“', '”')),
+            ("pt-PT", ('«', '»')),
+            ("es-MX", ('“', '”')),
+            ("de-AT", ('„', '“')),
+            ("fr-CA", ('«', '»')),
+            ("ru", ('«', '»')),
+            ("pl", ('„', '”')),
+            ("ja", ('「', '」')),
+            ("zh", ('“', '”')),
+            ("zh-Hant", ('「', '」')),
+            ("zh-TW", ('「', '」')),
+            ("zh-Hans-TW", ('“', '”')),
+            ("ko", ('“', '”')),
+            ("ar-EG", ('”', '“')),
+            ("sw", ('“', '”')),
+        ] {
+            assert_eq!(quotes(tag), marks, "{tag}");
+        }
     }
 
     #[test]
