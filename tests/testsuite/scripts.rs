@@ -368,3 +368,54 @@ fn without_the_pack_the_machines_faces_serve_else_the_pdf_stops_with_the_command
         "{fonts:?}"
     );
 }
+
+/// Every CJK edition's text layer holds its article whole (a Korean PDF
+/// once lost the syllable 이 from it): copied or searched, the text is the
+/// author's.
+#[test]
+fn the_text_layer_of_cjk_pdfs_holds_every_character() {
+    let built = built();
+    for lang in ["zh-Hans", "zh-Hant", "ja", "ko"] {
+        let post = std::fs::read_to_string(
+            fixture("scripts/books/posts/article-1").join(format!("{lang}.md")),
+        )
+        .unwrap();
+        let article: String = post
+            .rsplit("+++")
+            .next()
+            .unwrap()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        let pdf = built.dist.join(format!("udhr/udhr-{lang}.pdf"));
+        let text: String = pdftotext(&pdf, &[])
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        assert!(text.contains(&article), "{lang}: {article} in {text}");
+    }
+}
+
+/// A character no font has, in words stoa adds around the posts (here a
+/// label in Ol Chiki), is drawn as an empty box: the build says which, as
+/// the check before layout does for the posts' own characters.
+#[test]
+fn a_label_printed_as_empty_boxes_is_named() {
+    let project = kept_until_exit(project_from(&fixture("scripts/books")));
+    let toml = project.join("books/udhr/book.toml");
+    let mut config = std::fs::read_to_string(&toml).unwrap();
+    config.push_str("\n[labels.ru]\ncontents = \"ᱚᱞ ᱪᱤᱠᱤ\"\n");
+    std::fs::write(&toml, config).unwrap();
+    let user = User::new(None);
+    let out = user.stoa(
+        &project,
+        &["build", "--no-site", "-l", "ru", "-f", "pdf"],
+        "",
+    );
+    let said = output_text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("warning: the PDF prints these characters as empty boxes: ᱚᱞᱪᱤᱠ"),
+        "{said}"
+    );
+}

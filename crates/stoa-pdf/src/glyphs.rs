@@ -57,6 +57,50 @@ pub(crate) fn check(book: &Book, fonts: &FontBook) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// The characters the laid-out `document` draws as the missing-glyph
+/// shape (glyph 0: an empty box), in the order met, each once. The check
+/// before layout ([`check`]) reads the posts; this one reads what was
+/// printed, words stoa adds included (dates, labels, running heads).
+pub(crate) fn boxes(document: &typst_layout::PagedDocument) -> Vec<char> {
+    fn walk(frame: &typst::layout::Frame, found: &mut Vec<char>) {
+        for (_, item) in frame.items() {
+            match item {
+                typst::layout::FrameItem::Group(group) => walk(&group.frame, found),
+                typst::layout::FrameItem::Text(text) => {
+                    for glyph in text.glyphs.iter().filter(|g| g.id == 0) {
+                        let chars = text.text.get(glyph.range()).unwrap_or("");
+                        for c in chars.chars().filter(|&c| !invisible(c)) {
+                            if !found.contains(&c) {
+                                found.push(c);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for page in document.pages() {
+        walk(&page.frame, &mut found);
+    }
+    found
+}
+
+/// The warning for characters printed as empty boxes that [`check`] did
+/// not name (it names those of the posts).
+pub(crate) fn boxes_warning(drawn: &[char], named: &[Diagnostic]) -> Option<Diagnostic> {
+    let said: String = named.iter().map(|d| d.message.as_str()).collect();
+    let new: String = drawn.iter().filter(|c| !said.contains(**c)).collect();
+    (!new.is_empty()).then(|| {
+        Diagnostic::warning(format!(
+            "the PDF prints these characters as empty boxes: {new} (in words stoa adds: \
+             dates, labels, headings)"
+        ))
+        .with_hint("give the edition a font that has them (see `stoa fonts`), or other words in `[labels.<lang>]`")
+    })
+}
+
 /// Calls `f` with each text the PDF prints of the book (titles, dates in
 /// words, the posts' text and code) and the file it is written in.
 pub(crate) fn each_text(book: &Book, f: &mut dyn FnMut(&str, &str)) {

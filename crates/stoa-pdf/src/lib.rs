@@ -161,7 +161,9 @@ impl Renderer for PdfRenderer {
             world::FontChoice::for_book(job.book, job.theme).map_err(|e| vec![e])?;
         warnings.extend(said.filter(|_| cjk::first_time()));
         let fonts = world::font_set(job.theme, &choice);
-        warnings.extend(glyphs::check(job.book, fonts.book()));
+        let named = glyphs::check(job.book, fonts.book());
+        warnings.extend(glyphs::boxes_warning(&glyphs::boxes(&document), &named));
+        warnings.extend(named);
         // The source parsed once more (the world that laid it out is gone):
         // glyph spans lead to its literals. A few milliseconds a book.
         let main = typst::syntax::Source::new(world::main_id(), generated.source.clone());
