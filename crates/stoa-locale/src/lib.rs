@@ -175,27 +175,33 @@ pub struct SiteWords {
 }
 
 impl SiteWords {
-    /// How complete an edition is: "14 of 15 posts", "14 de 15 textos".
-    pub fn completeness(&self, posts: usize, total: usize) -> String {
+    /// How complete an edition in `lang` is: "14 of 15 posts", "14 de 15
+    /// textos", in the language's digits ("۱۴ از ۱۵ نوشته").
+    pub fn completeness(&self, lang: &str, posts: usize, total: usize) -> String {
         let pattern = if total == 1 {
             self.posts_of_one
         } else {
             self.posts_of
         };
         pattern
-            .replace("{n}", &posts.to_string())
-            .replace("{total}", &total.to_string())
+            .replace("{n}", &count(lang, posts))
+            .replace("{total}", &count(lang, total))
     }
 
-    /// A PDF's page count: "96 pages", "96 páginas".
-    pub fn page_count(&self, pages: usize) -> String {
+    /// A PDF's page count in `lang`: "96 pages", "96 páginas", "৯৬ পৃষ্ঠা".
+    pub fn page_count(&self, lang: &str, pages: usize) -> String {
         let pattern = if pages == 1 {
             self.pages_one
         } else {
             self.pages
         };
-        pattern.replace("{n}", &pages.to_string())
+        pattern.replace("{n}", &count(lang, pages))
     }
+}
+
+/// A count in the language's digits, without grouping.
+fn count(lang: &str, n: usize) -> String {
+    cldr::decimal(lang, n as f64, 0)
 }
 
 /// The entry for `tag`: the whole tag, else its primary subtag; `None`
@@ -587,35 +593,38 @@ mod tests {
 
     #[test]
     fn completeness_reads_as_each_language_says_it() {
+        let site = |tag| &locale(tag).unwrap().site;
+        assert_eq!(site("en").completeness("en", 14, 15), "14 of 15 posts");
         assert_eq!(
-            locale("en").unwrap().site.completeness(14, 15),
-            "14 of 15 posts"
-        );
-        assert_eq!(
-            locale("pt-BR").unwrap().site.completeness(14, 15),
+            site("pt-BR").completeness("pt-BR", 14, 15),
             "14 de 15 textos"
         );
-        assert_eq!(locale("en").unwrap().site.completeness(1, 1), "1 of 1 post");
+        assert_eq!(site("en").completeness("en", 1, 1), "1 of 1 post");
+        // In the language's digits.
+        assert!(site("fa").completeness("fa", 14, 15).contains("۱۴"));
+        assert!(site("bn").completeness("bn", 14, 15).contains("১৫"));
         for l in LOCALES {
-            let text = l.site.completeness(3, 4);
+            let text = l.site.completeness("en", 3, 4);
             assert!(
                 text.contains('3') && text.contains('4'),
                 "{}: {text}",
                 l.tag
             );
-            assert!(l.site.completeness(0, 1).contains('1'), "{}", l.tag);
+            assert!(l.site.completeness("en", 0, 1).contains('1'), "{}", l.tag);
         }
     }
 
     #[test]
     fn page_counts_read_as_each_language_says_them() {
-        assert_eq!(locale("en").unwrap().site.page_count(96), "96 pages");
-        assert_eq!(locale("en").unwrap().site.page_count(1), "1 page");
-        assert_eq!(locale("pt-BR").unwrap().site.page_count(96), "96 páginas");
-        assert_eq!(locale("de").unwrap().site.page_count(1), "1 Seite");
+        let site = |tag| &locale(tag).unwrap().site;
+        assert_eq!(site("en").page_count("en", 96), "96 pages");
+        assert_eq!(site("en").page_count("en", 1), "1 page");
+        assert_eq!(site("pt-BR").page_count("pt-BR", 96), "96 páginas");
+        assert_eq!(site("de").page_count("de", 1), "1 Seite");
+        assert!(site("bn").page_count("bn", 96).contains("৯৬"));
         for l in LOCALES {
-            assert!(l.site.page_count(7).contains('7'), "{}", l.tag);
-            assert!(l.site.page_count(1).contains('1'), "{}", l.tag);
+            assert!(l.site.page_count("en", 7).contains('7'), "{}", l.tag);
+            assert!(l.site.page_count("en", 1).contains('1'), "{}", l.tag);
             assert!(l.site.checksums.contains("SHA-256"), "{}", l.tag);
         }
     }

@@ -245,7 +245,7 @@ fn book(out: &mut String, edition: &Edition, ui: &Ui) {
     let completeness = if e.book_posts > 0 {
         format!(
             " · <span class=\"completeness\">{}</span>",
-            esc(&ui.completeness(e.posts, e.book_posts))
+            esc(&ui.completeness(&e.lang, e.posts, e.book_posts))
         )
     } else {
         String::new()
@@ -387,7 +387,7 @@ fn download(
 ) {
     let mut facts = i18n::format_size(file.size, lang);
     if let Some(pages) = pages {
-        let _ = write!(facts, " · {}", ui.page_count(pages));
+        let _ = write!(facts, " · {}", ui.page_count(lang, pages));
     }
     // The hidden title makes "Download EPUB" unambiguous in a screen reader's list of links.
     let _ = writeln!(

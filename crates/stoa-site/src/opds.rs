@@ -138,7 +138,7 @@ fn entry(out: &mut String, edition: &Edition) {
         let _ = writeln!(out, "    <summary type=\"text\">{}</summary>", esc(summary));
     }
     if e.book_posts > 0 {
-        let words = crate::i18n::ui(&e.lang).completeness(e.posts, e.book_posts);
+        let words = crate::i18n::ui(&e.lang).completeness(&e.lang, e.posts, e.book_posts);
         let _ = writeln!(out, "    <content type=\"text\">{}</content>", esc(&words));
     }
     if let Some(thumbnail) = &edition.cover {
