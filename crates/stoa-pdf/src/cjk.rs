@@ -88,11 +88,15 @@ pub(crate) fn choose(
             } else {
                 error = error.in_file(post);
             }
-            Err(error.with_hint(
-                "run `stoa fonts add noto-serif-cjk` once (54 MB; every later build uses it), \
-                 or put a CJK font in the project's `fonts/` folder; the EPUB and the web \
-                 edition need no font: `-f epub -f html` builds them alone",
-            ))
+            // A catalog of one's own that cannot be read hides the packs.
+            let hint = match stoa_font_packs::catalog() {
+                Err(e) => format!("{e}; fix it, or unset {}", stoa_font_packs::CATALOG_VAR),
+                Ok(_) => "run `stoa fonts add noto-serif-cjk` once (54 MB; every later build uses \
+                          it), or put a CJK font in the project's `fonts/` folder; the EPUB and the \
+                          web edition need no font: `-f epub -f html` builds them alone"
+                    .to_string(),
+            };
+            Err(error.with_hint(hint))
         }
     }
 }
