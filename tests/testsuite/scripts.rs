@@ -297,6 +297,14 @@ fn a_pack_that_cannot_be_fetched_or_checked_installs_nothing() {
     let said = add(&user, &format!("{}/silent/", silent.address), "1");
     assert!(said.contains("no complete answer within 1 s"), "{said}");
 
+    let broken = User::new(None);
+    std::fs::write(&broken.catalog, "[[pack]]\nname = 1\n").unwrap();
+    let out = broken.stoa(&project, &["fonts", "list"], "");
+    let said = output_text(&out);
+    assert!(!out.status.success());
+    assert!(said.contains("catalog.toml cannot be used:"), "{said}");
+    assert!(said.contains("unset STOA_FONT_PACK_CATALOG"), "{said}");
+
     let user = User::new(None);
     let out = user.stoa(&project, &["fonts", "add", "noto-cjk"], "");
     let said = output_text(&out);

@@ -197,7 +197,7 @@ impl fmt::Display for PackError {
             PackError::Catalog(path, why) => {
                 write!(
                     f,
-                    "the font pack catalog {} is wrong: {why}",
+                    "the font pack catalog {} cannot be used: {why}",
                     path.display()
                 )
             }
