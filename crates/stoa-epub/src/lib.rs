@@ -216,7 +216,11 @@ fn build(ctx: &RenderContext, theme_css: &str) -> epub_builder::Result<normalize
             .title(&book.labels.colophon)
             .reftype(ReferenceType::Colophon),
     )?;
-    metadata(&mut epub, book, !page_list.is_empty())?;
+    let math = match ctx.formula_images.is_some() {
+        true => Math::Images,
+        false => Math::MathMl,
+    };
+    metadata(&mut epub, book, !page_list.is_empty(), math)?;
     let mut raw = Vec::new();
     epub.generate(&mut raw)?;
     let extras = normalize::Extras {
@@ -328,6 +332,7 @@ fn metadata(
     epub: &mut EpubBuilder<ZipLibrary>,
     book: &Book,
     paged: bool,
+    math: Math,
 ) -> epub_builder::Result<()> {
     let meta = &book.meta;
     epub.set_title(&meta.title);
@@ -355,7 +360,7 @@ fn metadata(
     };
     epub.set_modified_date(parse(&meta.modified)?);
     epub.set_publication_date(parse(&format!("{}T00:00:00Z", meta.date))?);
-    for (property, value) in accessibility(book, paged) {
+    for (property, value) in accessibility(book, paged, math) {
         epub.add_metadata_opf(Box::new(MetadataOpfV3::new(
             property.into(),
             stoa_doc::escape::xml_text(&value),
@@ -377,32 +382,87 @@ fn subjects(book: &Book) -> Vec<&str> {
         .collect()
 }
 
-/// What the book's images say of it: whether it has any, and whether
-/// every one has alternative text.
-fn images(book: &Book) -> (bool, bool) {
-    let (mut any, mut all_described) = (false, true);
+/// How the EPUB writes formulas: MathML, or images with their LaTeX as
+/// alternative text (`[math] epub = "svg"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Math {
+    MathMl,
+    Images,
+}
+
+/// What the book holds that its accessibility metadata speaks of.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Holds {
+    /// Images of the posts.
+    images: bool,
+    /// Every such image has alternative text.
+    described: bool,
+    /// Formulas.
+    math: bool,
+    /// A formula that MathML can write (the others print as LaTeX).
+    mathml: bool,
+    /// Diagrams (each with its text alternative: title, nodes, arrows).
+    diagrams: bool,
+    /// An index.
+    index: bool,
+}
+
+/// What `book` holds, in one walk.
+fn holds(book: &Book) -> Holds {
+    let mut h = Holds {
+        described: true,
+        index: book.chapters.iter().any(stoa_doc::index::is_index),
+        ..Holds::default()
+    };
     for chapter in &book.chapters {
         for_each_block(&chapter.blocks, &mut |block| {
-            for_each_inline(block, &mut |inline| {
-                if let Inline::Image { alt, .. } = inline {
-                    any = true;
-                    all_described &= !alt.trim().is_empty();
+            if let stoa_doc::Block::Div {
+                role: Some(stoa_doc::Role::Other(role)),
+                ..
+            } = block
+                && role == stoa_diagram::ROLE
+            {
+                h.diagrams = true;
+            }
+            for_each_inline(block, &mut |inline| match inline {
+                Inline::Image { alt, .. } => {
+                    h.images = true;
+                    h.described &= !alt.trim().is_empty();
                 }
+                Inline::Span {
+                    role: Some(stoa_doc::Role::Math),
+                    attrs,
+                    content,
+                    ..
+                } => {
+                    h.math = true;
+                    // A formula that cannot be read is printed as its
+                    // LaTeX: it gives the book no MathML.
+                    if !h.mathml {
+                        let (tex, display) = stoa_math::of_span(attrs, content);
+                        let formula = stoa_math::Formula { tex: &tex, display };
+                        h.mathml = formula.mathml().is_ok();
+                    }
+                }
+                _ => {}
             });
         });
     }
-    (any, all_described)
+    h
 }
 
 /// Accessibility metadata, stated only where true of this book: text with
 /// structure, a table of contents, a reading order; alternative text when
 /// the book has images and every one is described; the print edition's
-/// page breaks and page list when the EPUB has them (`paged`). The book
+/// page breaks and page list when the EPUB has them (`paged`); an index,
+/// MathML (or described math), long descriptions of diagrams when it has
+/// them. The book
 /// claims WCAG 2.1 AA only when no image lacks its description: the rest
 /// (language, roles, landmarks, contrast left to the reading system) is
 /// checked by Ace in the test suite.
-fn accessibility(book: &Book, paged: bool) -> Vec<(&'static str, String)> {
-    let (has_images, described) = images(book);
+fn accessibility(book: &Book, paged: bool, math: Math) -> Vec<(&'static str, String)> {
+    let holds = holds(book);
+    let (has_images, described) = (holds.images, holds.described);
     let mut meta = vec![("schema:accessMode", "textual".to_string())];
     if has_images {
         meta.push(("schema:accessMode", "visual".into()));
@@ -427,6 +487,21 @@ fn accessibility(book: &Book, paged: bool) -> Vec<(&'static str, String)> {
     }
     if paged {
         features.extend(["pageBreakMarkers", "pageNavigation"]);
+    }
+    if holds.index {
+        features.push("index");
+    }
+    // Formulas: MathML a reading system can speak and zoom, or images
+    // whose alternative text is their LaTeX.
+    match math {
+        Math::MathMl if holds.mathml => features.push("MathML"),
+        Math::Images if holds.math => features.push("describedMath"),
+        _ => {}
+    }
+    // A diagram's text alternative lists its nodes and arrows: a long
+    // description of the picture.
+    if holds.diagrams {
+        features.push("longDescription");
     }
     for feature in features {
         meta.push(("schema:accessibilityFeature", feature.into()));
@@ -466,6 +541,70 @@ mod tests {
     use super::*;
     use std::io::Read;
     use stoa_doc::{BookMeta, IdIndex, Inline, Labels, NotesPlan, Print, Style};
+
+    /// The accessibility features of `book`, in order.
+    fn features(book: &Book, math: Math) -> Vec<String> {
+        accessibility(book, false, math)
+            .into_iter()
+            .filter(|(p, _)| *p == "schema:accessibilityFeature")
+            .map(|(_, v)| v)
+            .collect()
+    }
+
+    #[test]
+    fn features_are_claimed_only_for_what_the_book_holds() {
+        let plain = book();
+        let base = features(&plain, Math::MathMl);
+        for absent in [
+            "index",
+            "MathML",
+            "describedMath",
+            "longDescription",
+            "alternativeText",
+        ] {
+            assert!(!base.iter().any(|f| f == absent), "{absent} in {base:?}");
+        }
+        let mut rich = book();
+        let formula = Inline::Span {
+            role: Some(Role::Math),
+            class: String::new(),
+            attrs: Default::default(),
+            content: vec![Inline::text("x^2")],
+        };
+        let diagram = Block::Div {
+            role: Some(Role::Other(stoa_diagram::ROLE.into())),
+            class: String::new(),
+            attrs: Default::default(),
+            blocks: Vec::new(),
+        };
+        rich.chapters[0].blocks.push(Block::Paragraph {
+            content: vec![formula],
+        });
+        rich.chapters[0].blocks.push(diagram);
+        rich.chapters[2].role = Some(Role::Other(stoa_doc::index::INDEX_ROLE.into()));
+        let claimed = features(&rich, Math::MathMl);
+        for present in ["index", "MathML", "longDescription"] {
+            assert!(
+                claimed.iter().any(|f| f == present),
+                "{present} not in {claimed:?}"
+            );
+        }
+        let drawn = features(&rich, Math::Images);
+        assert!(drawn.iter().any(|f| f == "describedMath"), "{drawn:?}");
+        assert!(!drawn.iter().any(|f| f == "MathML"), "{drawn:?}");
+        // A formula that cannot be read prints as LaTeX: no MathML then.
+        let mut unread = book();
+        unread.chapters[0].blocks.push(Block::Paragraph {
+            content: vec![Inline::Span {
+                role: Some(Role::Math),
+                class: String::new(),
+                attrs: Default::default(),
+                content: vec![Inline::text("\\left( x")],
+            }],
+        });
+        let claimed = features(&unread, Math::MathMl);
+        assert!(!claimed.iter().any(|f| f == "MathML"), "{claimed:?}");
+    }
 
     pub(crate) fn book() -> Book {
         let chapter = |slug: &str, kind, role| Chapter {

@@ -8,10 +8,12 @@
 //! file of the package, and its fragment to an id of that file; the
 //! navigation document has no empty list; the manifest names every file
 //! of the package and every file it names exists; the spine names items
-//! of the manifest. EPUBCheck checks far more; this is what stoa itself
+//! of the manifest; the accessibility features the package claims are in
+//! its documents. EPUBCheck checks far more; this is what stoa itself
 //! can get wrong, checked at a cost a build does not notice (the build
 //! bench, `cargo bench -p stoa-tests --bench build`, times it).
 
+mod claims;
 mod web;
 pub use web::web;
 
@@ -106,6 +108,7 @@ impl Package {
         // Every XHTML document: well-formed, unique ids; their links.
         let mut ids: HashMap<&str, HashSet<String>> = HashMap::new();
         let mut links: Vec<(&str, String)> = Vec::new();
+        let mut seen = claims::Seen::default();
         for (path, media) in &manifest {
             if media != "application/xhtml+xml" {
                 continue;
@@ -123,6 +126,7 @@ impl Package {
             };
             let mine = ids.entry(path.as_str()).or_default();
             for node in doc.descendants().filter(|n| n.is_element()) {
+                seen.note(path, node);
                 if let Some(id) = node.attribute("id")
                     && !mine.insert(id.to_string())
                 {
@@ -146,6 +150,9 @@ impl Package {
             if let Some(problem) = self.broken(from, &target, &ids) {
                 problems.push(problem);
             }
+        }
+        if let Some(text) = self.text(&opf) {
+            seen.check(&opf, text, problems);
         }
     }
 
