@@ -236,6 +236,10 @@ fn cjk_is_set_in_the_machines_faces_or_the_projects_or_stops_the_pdf() {
         fonts.contains("NotoSerifCJK"),
         "the project's CJK face:\n{fonts}"
     );
+    // The author's own face wins over the machine's too.
+    let (ok, own) = build(None);
+    assert!(ok, "{own}");
+    assert!(!own.contains("this machine's"), "{own}");
 }
 
 /// Pieces of raw HTML as real posts hold them, nested, unclosed and

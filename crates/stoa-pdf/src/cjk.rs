@@ -14,6 +14,9 @@ use stoa_doc::{Book, Diagnostic};
 /// Where a book's CJK faces come from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Cjk {
+    /// The project's own `fonts/` folder's files (in the font set already:
+    /// the author's choice comes first).
+    Own(Vec<PathBuf>),
     /// An installed pack's files.
     Pack(Vec<PathBuf>),
     /// The machine's faces that have CJK characters.
@@ -54,13 +57,42 @@ pub(crate) fn first_in(book: &Book) -> Option<(char, String)> {
     in_post.or(in_book)
 }
 
-/// What sets the CJK text of a book that has some: an installed pack,
-/// else the machine's CJK faces; `None` when neither is there.
-fn source() -> Option<Cjk> {
+/// What sets the CJK text of a book that has some: the project's own
+/// CJK faces, else an installed pack, else the machine's CJK faces;
+/// `None` when there are none of these.
+fn source(book: &Book) -> Option<Cjk> {
+    if let Some(files) = own_cjk(book) {
+        return Some(Cjk::Own(files));
+    }
     match installed_pack() {
         Some(files) => Some(Cjk::Pack(files)),
         None => (!system_cjk().is_empty()).then_some(Cjk::System),
     }
+}
+
+/// The font files of the project's `fonts/` folder that have CJK faces.
+fn own_cjk(book: &Book) -> Option<Vec<PathBuf>> {
+    let folder = book.print.fonts_folder.as_deref()?;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| crate::fonts::is_font_file(p))
+        .collect();
+    files.sort();
+    files.retain(|f| {
+        pack_faces(std::slice::from_ref(f))
+            .iter()
+            .any(|face| has_cjk(face))
+    });
+    (!files.is_empty()).then_some(files)
+}
+
+/// Whether a face has CJK characters.
+fn has_cjk(face: &SystemFace) -> bool {
+    ['漢', 'あ', '한']
+        .iter()
+        .any(|&c| face.info().coverage.contains(c as u32))
 }
 
 /// The CJK faces a book needs, with a warning when they are the
@@ -74,9 +106,9 @@ pub(crate) fn choose(
     let Some((c, post)) = first_in(book) else {
         return Ok((None, None));
     };
-    match source() {
+    match source(book) {
         Some(Cjk::System) => Ok((Some(Cjk::System), Some(machine_faces()))),
-        Some(pack) => Ok((Some(pack), None)),
+        Some(chosen) => Ok((Some(chosen), None)),
         None if own_has(c) => Ok((None, None)),
         None => {
             let mut error = Diagnostic::error(format!(
@@ -105,7 +137,7 @@ pub(crate) fn choose(
 /// (`cjk-fonts`), in the order its language wants them; none for a book
 /// without CJK text.
 pub(crate) fn families_for(book: &Book) -> Vec<String> {
-    match first_in(book).and_then(|_| source()) {
+    match first_in(book).and_then(|_| source(book)) {
         Some(cjk) => families(&cjk, &book.lang),
         None => Vec::new(),
     }
@@ -143,11 +175,7 @@ fn installed_pack() -> Option<Vec<PathBuf>> {
 pub(crate) fn system_cjk() -> Vec<&'static SystemFace> {
     system_fonts::faces()
         .iter()
-        .filter(|f| {
-            ['漢', 'あ', '한']
-                .iter()
-                .any(|&c| f.info().coverage.contains(c as u32))
-        })
+        .filter(|f| has_cjk(f))
         .collect()
 }
 
@@ -170,7 +198,8 @@ fn machine_faces() -> Diagnostic {
     )
 }
 
-/// The faces of a pack's files, read once per process.
+/// The faces of a pack's (or the project's) font files, read once per
+/// process.
 pub(crate) fn pack_faces(files: &[PathBuf]) -> Vec<&'static SystemFace> {
     type Read = Vec<(PathBuf, &'static [SystemFace])>;
     static READ: OnceLock<Mutex<Read>> = OnceLock::new();
@@ -194,6 +223,10 @@ pub(crate) fn pack_faces(files: &[PathBuf]) -> Vec<&'static SystemFace> {
 /// Traditional Chinese, SC for Simplified and every other language).
 pub(crate) fn families(cjk: &Cjk, tag: &str) -> Vec<String> {
     let faces = match cjk {
+        Cjk::Own(files) => pack_faces(files)
+            .into_iter()
+            .filter(|f| has_cjk(f))
+            .collect(),
         Cjk::Pack(files) => pack_faces(files),
         Cjk::System => system_cjk(),
     };

@@ -85,6 +85,8 @@ pub(crate) fn font_set(theme: &Theme, choice: &FontChoice) -> Arc<FontSet> {
     };
     let cjk = match &choice.cjk {
         Some(crate::cjk::Cjk::Pack(files)) => crate::cjk::pack_faces(files),
+        // The project's faces are in the set already, as its own.
+        Some(crate::cjk::Cjk::Own(_)) => Vec::new(),
         // With `[fonts] system`, the machine's faces are in the set already.
         Some(crate::cjk::Cjk::System) if !choice.system => crate::cjk::system_cjk(),
         Some(crate::cjk::Cjk::System) => Vec::new(),
