@@ -283,30 +283,32 @@ fn the_barcode_decodes_to_the_isbn() {
     let case = &CASES[0];
     for (lang, isbn) in case.isbn {
         let cover = file(case, lang, "-cover.pdf");
-        let dir = tempfile::tempdir().expect("temp dir");
-        let prefix = dir.path().join("cover");
-        let status = std::process::Command::new("pdftoppm")
-            .args(["-r", "300", "-gray", "-png", "-singlefile"])
-            .arg(&cover)
-            .arg(&prefix)
-            .status()
-            .expect("pdftoppm runs");
-        assert!(status.success());
-        let png = prefix.with_extension("png");
-        let out = std::process::Command::new("zbarimg")
-            .args(["--quiet", "--raw", "-Sdisable", "-Sean13.enable"])
-            .arg(&png)
-            .output()
-            .expect("zbarimg runs (zbar-tools; scripts/install-test-tools installs it)");
-        let decoded = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(
-            decoded.trim(),
-            isbn,
-            "{}: {}",
-            cover.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let (decoded, said) = barcode_of(&cover);
+        assert_eq!(decoded, isbn, "{}: {said}", cover.display());
     }
+}
+
+/// The EAN-13 symbol zbarimg reads on the cover (rendered at 300 ppi),
+/// and what it said on its standard error.
+fn barcode_of(cover: &Path) -> (String, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let prefix = dir.path().join("cover");
+    let status = std::process::Command::new("pdftoppm")
+        .args(["-r", "300", "-gray", "-png", "-singlefile"])
+        .arg(cover)
+        .arg(&prefix)
+        .status()
+        .expect("pdftoppm runs");
+    assert!(status.success());
+    let out = std::process::Command::new("zbarimg")
+        .args(["--quiet", "--raw", "-Sdisable", "-Sean13.enable"])
+        .arg(prefix.with_extension("png"))
+        .output()
+        .expect("zbarimg runs (zbar-tools; scripts/install-test-tools installs it)");
+    (
+        String::from_utf8_lossy(&out.stdout).trim().to_string(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -522,25 +524,8 @@ fn a_right_to_left_book_has_its_front_on_the_left_of_the_wrap() {
     let out = stoa(root, &["build", "-b", "hebrew", "-f", "pdf", "--no-site"]);
     assert!(out.status.success(), "{}", output_text(&out));
     let cover = root.join("dist/hebrew/hebrew-he-cover.pdf");
+    assert_eq!(barcode_of(&cover).0, "9780306406157");
     let dir = tempfile::tempdir().unwrap();
-    let prefix = dir.path().join("cover");
-    let status = std::process::Command::new("pdftoppm")
-        .args(["-r", "300", "-gray", "-png", "-singlefile"])
-        .arg(&cover)
-        .arg(&prefix)
-        .status()
-        .expect("pdftoppm runs");
-    assert!(status.success());
-    let png = prefix.with_extension("png");
-    let decoded = std::process::Command::new("zbarimg")
-        .args(["--quiet", "--raw", "-Sdisable", "-Sean13.enable"])
-        .arg(&png)
-        .output()
-        .expect("zbarimg runs");
-    assert_eq!(
-        String::from_utf8_lossy(&decoded.stdout).trim(),
-        "9780306406157"
-    );
     // Gray levels by column, at a low resolution.
     let small = dir.path().join("small");
     let status = std::process::Command::new("pdftoppm")

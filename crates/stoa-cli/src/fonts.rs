@@ -152,7 +152,11 @@ fn failure(error: &PackError, name: &str) -> Failure {
              or take it from another copy with --from"
                 .to_string()
         }
-        PackError::Io { .. } => "check that the folder exists and can be written".to_string(),
+        PackError::Io { .. } => {
+            "check the file named: a folder given to --from must hold the pack's files, and \
+             the cache folder must be writable"
+                .to_string()
+        }
         PackError::Catalog(..) | PackError::Unknown(..) => {
             "`stoa fonts list` shows the packs".to_string()
         }

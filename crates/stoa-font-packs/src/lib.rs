@@ -257,6 +257,7 @@ pub fn add(
         }
     };
     std::fs::create_dir_all(root).map_err(io(root))?;
+    remove_abandoned(root, pack);
     let partial = root.join(format!(
         ".partial-{}-{}",
         pack.folder_name(),
@@ -283,6 +284,35 @@ pub fn add(
         path: dir,
         why: "the pack's folder changed while it was installed".into(),
     })
+}
+
+/// Removes the partial downloads of `pack` that a killed `stoa fonts add`
+/// left (its process gone), so that they do not pile up in the cache. A
+/// process's liveness is read where the system says it (`/proc`); where
+/// it does not, they are left.
+fn remove_abandoned(root: &Path, pack: &Pack) {
+    let prefix = format!(".partial-{}-", pack.folder_name());
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix(&prefix)
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && gone(pid) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` has ended.
+fn gone(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    proc.join("self").exists() && !proc.join(pid.to_string()).exists()
 }
 
 /// Removes `pack` from `root`; whether it was there.

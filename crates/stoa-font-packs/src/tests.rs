@@ -157,3 +157,24 @@ fn an_unknown_pack_names_the_known_ones() {
     );
     assert_eq!(find(&packs, "noto-sans-cjk").unwrap().style, "sans");
 }
+
+#[test]
+fn a_download_a_killed_process_left_is_cleared() {
+    let files: [(&str, &[u8]); 1] = [("a.ttf", b"face")];
+    let pack = pack(&files);
+    let from = tempfile::tempdir().unwrap();
+    std::fs::write(from.path().join("a.ttf"), b"face").unwrap();
+    let root = tempfile::tempdir().unwrap();
+    // No process has this number (Linux's pid_max is at most 2^22).
+    let abandoned = root.path().join(".partial-tiny-1.0-99999999");
+    std::fs::create_dir(&abandoned).unwrap();
+    std::fs::write(abandoned.join("a.ttf"), b"fa").unwrap();
+    let source = Source::Folder(from.path().into());
+    add(root.path(), &pack, &source, &mut |_| {}).unwrap();
+    let left = entries(root.path());
+    if Path::new("/proc/self").exists() {
+        assert_eq!(left, ["tiny-1.0"]);
+    } else {
+        assert!(left.contains(&"tiny-1.0".to_string()), "{left:?}");
+    }
+}

@@ -15,7 +15,7 @@ mod table;
 mod words;
 
 pub use breaks::{bind_title, head_candidates, is_short_word, short_words};
-pub use cldr::{decimal, digits, long_date, quotes};
+pub use cldr::{decimal, long_date, quotes};
 pub use labels::{BookWords, LABEL_KEYS};
 pub use table::LOCALES;
 
